@@ -1,0 +1,42 @@
+SHELL := /bin/bash
+.PHONY: deps compile build redis run test lint typecheck bench sim guard-model clean
+
+deps: node_modules/.installed
+node_modules/.installed: package.json package-lock.json
+	# npm ci rejects this lock (npm 11 drops other platforms' optional msgpackr-extract entries when
+	# omit-lockfile-registry-resolved is set); npm install honours the same lock.
+	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+	touch $@
+
+redis:
+	@command -v redis-server >/dev/null || { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; }
+
+# The guardrail scorer is trained at build time from ../shared/data/guardrails-train (skipped when current).
+guard-model: compile
+	node dist/scripts/guard/train.js --if-missing
+
+compile: deps
+	npx tsc -p tsconfig.json
+
+build: compile
+
+run: build
+	node dist/src/main.js
+
+sim: build
+	node dist/src/cli.js sim --port $${SIM_PORT:-9000}
+
+lint: deps
+	npx eslint --no-warn-ignored .
+
+typecheck: deps
+	npx tsc -p tsconfig.json --noEmit
+
+test: redis build lint
+	npx vitest run
+
+bench: build
+	node dist/bench/load/run.js
+
+clean:
+	rm -rf dist
