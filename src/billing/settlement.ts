@@ -1,0 +1,85 @@
+import type { Logger } from '../obs/logger.js';
+import type { SettlementEntry, Store } from '../store/contract.js';
+
+/**
+ * Settlement is queued and flushed in batches (size- and time-bound). A failed flush keeps its entries and
+ * retries with backoff: the Store applies each request id once, so a retry can never double-charge.
+ * close() flushes everything still queued (graceful shutdown).
+ */
+export class SettlementQueue {
+  #queue: SettlementEntry[] = [];
+  #timer: NodeJS.Timeout | null = null;
+  #flushing: Promise<void> | null = null;
+  #backoffMs = 0;
+  #closed = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly opts: { batchSize: number; flushMs: number },
+    private readonly log: Logger,
+    private readonly onFailure: () => void = () => {},
+  ) {}
+
+  get pending(): number {
+    return this.#queue.length;
+  }
+
+  enqueue(entry: SettlementEntry): void {
+    this.#queue.push(entry);
+    if (this.#queue.length >= this.opts.batchSize) void this.flush();
+    else this.#arm(this.opts.flushMs);
+  }
+
+  #arm(ms: number): void {
+    if (this.#timer || this.#closed) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.flush();
+    }, ms);
+    this.#timer.unref();
+  }
+
+  /** Flushes until the queue is empty or a flush fails. */
+  flush(): Promise<void> {
+    this.#flushing ??= this.#drain().finally(() => {
+      this.#flushing = null;
+    });
+    return this.#flushing;
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, this.opts.batchSize);
+      try {
+        await this.store.settle(batch);
+        this.#backoffMs = 0;
+      } catch (e) {
+        this.#queue.unshift(...batch);
+        this.onFailure();
+        this.#backoffMs = Math.min(Math.max(this.#backoffMs * 2, 100), 5_000);
+        this.log.warn('settlement flush failed; will retry', {
+          pending: this.#queue.length,
+          retry_ms: this.#backoffMs,
+          error: (e as Error).message,
+        });
+        this.#arm(this.#backoffMs);
+        return;
+      }
+    }
+  }
+
+  /** Flushes all pending entries, retrying for up to `deadlineMs`. */
+  async close(deadlineMs = 10_000): Promise<void> {
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    const until = Date.now() + deadlineMs;
+    while (this.#queue.length > 0 && Date.now() < until) {
+      await this.flush();
+      if (this.#queue.length > 0) await new Promise((r) => setTimeout(r, 200));
+    }
+    if (this.#queue.length > 0) {
+      this.log.error('settlement entries could not be flushed at shutdown', { pending: this.#queue.length });
+    }
+  }
+}

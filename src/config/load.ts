@@ -1,0 +1,146 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_CATALOG } from '../routing/demo-catalog.js';
+import { ConfigError, FieldReader, type Json, type JsonObject } from './fields.js';
+import { readModels } from './models.js';
+import { GUARD_CATEGORIES, type GatewayConfig, type GuardCategory } from './schema.js';
+
+function parseFile(path: string): JsonObject {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError([`SVC_CONFIG: cannot read ${path}: ${(e as Error).message}`]);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError([`SVC_CONFIG: ${path} is not valid JSON: ${(e as Error).message}`]);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError([`SVC_CONFIG: ${path} must hold a JSON object`]);
+  }
+  return parsed as JsonObject;
+}
+
+/**
+ * Builds the validated config: defaults <- file (SVC_CONFIG) <- environment. Throws ConfigError listing
+ * every bad field at once.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: JsonObject): GatewayConfig {
+  const r = new FieldReader();
+  const file: JsonObject = fileOverride ?? (env.SVC_CONFIG ? parseFile(env.SVC_CONFIG) : {});
+  const top: JsonObject = { ...file };
+  r.fromEnv(env, 'SVC_PORT', top, 'port', 'int');
+  r.fromEnv(env, 'SVC_DASHBOARD_PORT', top, 'dashboardPort', 'int');
+  r.fromEnv(env, 'SVC_HOST', top, 'host', 'str');
+  r.fromEnv(env, 'SVC_MAX_BODY_BYTES', top, 'maxBodyBytes', 'int');
+
+  const storeRaw: JsonObject = { ...r.obj(top.store, 'store') };
+  if (env.SVC_REDIS_URL) {
+    storeRaw.kind = 'redis';
+    storeRaw.url = env.SVC_REDIS_URL;
+  }
+  const dataDir = env.SVC_DATA_DIR ?? '.svc-data';
+  const storeKind = r.oneOf(storeRaw, 'kind', 'store', 'memory', ['memory', 'redis'] as const);
+  const store: GatewayConfig['store'] =
+    storeKind === 'redis'
+      ? {
+          kind: 'redis',
+          url: r.str(storeRaw, 'url', 'store', 'redis://127.0.0.1:6379'),
+          commandTimeoutMs: r.int(storeRaw, 'commandTimeoutMs', 'store', 1000, 10, 60_000),
+        }
+      : {
+          kind: 'memory',
+          snapshotPath:
+            storeRaw.snapshotPath === null ? null : r.str(storeRaw, 'snapshotPath', 'store', join(dataDir, 'store.msgpack')),
+        };
+
+  const guardRaw: JsonObject = { ...r.obj(top.guardrails, 'guardrails') };
+  r.fromEnv(env, 'SVC_GUARDRAILS_MODE', guardRaw, 'mode', 'str');
+  const thresholdsRaw = r.obj(guardRaw.thresholds, 'guardrails.thresholds');
+  const thresholds: Partial<Record<GuardCategory, number>> = {};
+  for (const [k, v] of Object.entries(thresholdsRaw)) {
+    if (!(GUARD_CATEGORIES as readonly string[]).includes(k)) {
+      r.problems.push(`guardrails.thresholds.${k}: unknown category (known: ${GUARD_CATEGORIES.join(', ')})`);
+    } else if (typeof v !== 'number' || v <= 0 || v > 1) {
+      r.problems.push(`guardrails.thresholds.${k}: expected a number in (0, 1]`);
+    } else thresholds[k as GuardCategory] = v;
+  }
+
+  const devRaw: JsonObject = { ...r.obj(top.dev, 'dev') };
+  r.fromEnv(env, 'SVC_DEV_KEY', devRaw, 'key', 'str');
+  r.fromEnv(env, 'SVC_DEV_BOOTSTRAP', devRaw, 'bootstrap', 'bool');
+  const devKey = r.optStr(devRaw, 'key', 'dev');
+  if (devKey !== null && (!devKey.startsWith('sk-svc-') || devKey.length < 20)) {
+    r.problems.push('SVC_DEV_KEY (dev.key): must start with sk-svc- and be at least 20 characters');
+  }
+
+  const logRaw: JsonObject = { ...r.obj(top.log, 'log') };
+  r.fromEnv(env, 'SVC_LOG_LEVEL', logRaw, 'level', 'str');
+  r.fromEnv(env, 'SVC_LOG_JSON', logRaw, 'json', 'bool');
+
+  const sub = (k: string): JsonObject => r.obj(top[k], k);
+  const holds = sub('holds');
+  const leases = sub('leases');
+  const settlement = sub('settlement');
+  const workers = sub('workers');
+  const upstream = sub('upstream');
+  const limits = sub('limits');
+
+  const config: GatewayConfig = {
+    serviceName: r.str(top, 'serviceName', 'config', 'svc'),
+    host: r.str(top, 'host', 'config', '0.0.0.0'),
+    port: r.int(top, 'port', 'config', 8080, 0, 65535),
+    dashboardPort: r.int(top, 'dashboardPort', 'config', 8081, 0, 65535),
+    maxBodyBytes: r.int(top, 'maxBodyBytes', 'config', 4 * 1024 * 1024, 1024, 512 * 1024 * 1024),
+    maxJsonDepth: r.int(top, 'maxJsonDepth', 'config', 64, 4, 1024),
+    store,
+    models: readModels(r, top.models as Json | undefined, 'models', DEMO_CATALOG),
+    defaultFallbacks: r.strList(top, 'defaultFallbacks', 'config', []),
+    guardrails: {
+      mode: r.oneOf(guardRaw, 'mode', 'guardrails', 'enforce', ['enforce', 'monitor', 'off'] as const),
+      thresholds,
+      timeoutMs: r.int(guardRaw, 'timeoutMs', 'guardrails', 250, 1, 60_000),
+      maxChars: r.int(guardRaw, 'maxChars', 'guardrails', 32_768, 256, 10_000_000),
+    },
+    holds: { ttlMs: r.int(holds, 'ttlMs', 'holds', 15 * 60_000, 1000) },
+    leases: { ttlMs: r.int(leases, 'ttlMs', 'leases', 10 * 60_000, 1000) },
+    settlement: {
+      batchSize: r.int(settlement, 'batchSize', 'settlement', 256, 1, 100_000),
+      flushMs: r.int(settlement, 'flushMs', 'settlement', 50, 1, 60_000),
+    },
+    keyCacheTtlMs: r.int(top, 'keyCacheTtlMs', 'config', 5_000, 0, 3_600_000),
+    limits: {
+      userRpm: limits.userRpm === undefined ? null : r.int(limits, 'userRpm', 'limits', 0, 1),
+      userTpm: limits.userTpm === undefined ? null : r.int(limits, 'userTpm', 'limits', 0, 1),
+    },
+    workers: {
+      min: r.int(workers, 'min', 'workers', 1, 1, 64),
+      max: r.int(workers, 'max', 'workers', 2, 1, 64),
+    },
+    upstream: {
+      connectMs: r.int(upstream, 'connectMs', 'upstream', 5_000, 1),
+      firstByteMs: r.int(upstream, 'firstByteMs', 'upstream', 60_000, 1),
+      idleMs: r.int(upstream, 'idleMs', 'upstream', 60_000, 1),
+      totalMs: r.int(upstream, 'totalMs', 'upstream', 600_000, 1),
+    },
+    dev: {
+      bootstrap: r.bool(devRaw, 'bootstrap', 'dev', true),
+      key: devKey,
+      creditUsd: r.num(devRaw, 'creditUsd', 'dev', 100, 0, 1_000_000),
+      simulatorPort: r.int(devRaw, 'simulatorPort', 'dev', 0, 0, 65535),
+    },
+    log: {
+      level: r.oneOf(logRaw, 'level', 'log', 'info', ['debug', 'info', 'warn', 'error'] as const),
+      json: r.bool(logRaw, 'json', 'log', true),
+    },
+  };
+  if (config.workers.min > config.workers.max) r.problems.push('workers.min: must not exceed workers.max');
+  for (const fb of config.defaultFallbacks) {
+    if (!config.models.some((m) => m.id === fb)) r.problems.push(`defaultFallbacks: unknown model ${JSON.stringify(fb)}`);
+  }
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return config;
+}

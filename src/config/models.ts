@@ -1,0 +1,81 @@
+import type { EndpointConfig, ModelConfig, ModelPricing } from './schema.js';
+import type { FieldReader, Json } from './fields.js';
+
+const MAX_PRICE_PER_MTOK = 10_000;
+
+function readPricing(r: FieldReader, raw: Json | undefined, path: string): ModelPricing | null {
+  if (raw === null) return null;
+  const p = r.obj(raw, path);
+  const pricing: ModelPricing = {
+    input: r.num(p, 'input', path, NaN, 0, MAX_PRICE_PER_MTOK),
+    output: r.num(p, 'output', path, NaN, 0, MAX_PRICE_PER_MTOK),
+  };
+  if (p.input === undefined) r.problems.push(`${path}.input: required (USD per million input tokens)`);
+  if (p.output === undefined) r.problems.push(`${path}.output: required (USD per million output tokens)`);
+  if (p.cacheRead !== undefined) pricing.cacheRead = r.num(p, 'cacheRead', path, 0, 0, MAX_PRICE_PER_MTOK);
+  if (p.cacheWrite !== undefined) pricing.cacheWrite = r.num(p, 'cacheWrite', path, 0, 0, MAX_PRICE_PER_MTOK);
+  if (pricing.input === 0 && pricing.output === 0) r.problems.push(`${path}: a priced model cannot be free`);
+  return pricing;
+}
+
+function readEndpoint(r: FieldReader, raw: Json, path: string): EndpointConfig {
+  const e = r.obj(raw, path);
+  const baseUrl = r.str(e, 'baseUrl', path, '');
+  if (baseUrl) {
+    try {
+      const u = new URL(baseUrl);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') r.problems.push(`${path}.baseUrl: must be http(s)`);
+    } catch {
+      r.problems.push(`${path}.baseUrl: not a URL: ${JSON.stringify(baseUrl)}`);
+    }
+  } else r.problems.push(`${path}.baseUrl: required`);
+  const ep: EndpointConfig = {
+    provider: r.str(e, 'provider', path, ''),
+    upstreamModel: r.str(e, 'upstreamModel', path, ''),
+    baseUrl,
+    apiKeyEnv: r.optStr(e, 'apiKeyEnv', path),
+  };
+  if (!ep.provider) r.problems.push(`${path}.provider: required`);
+  if (!ep.upstreamModel) r.problems.push(`${path}.upstreamModel: required`);
+  if (e.timeouts !== undefined) {
+    const t = r.obj(e.timeouts, `${path}.timeouts`);
+    const tp = `${path}.timeouts`;
+    ep.timeouts = {};
+    for (const k of ['connectMs', 'firstByteMs', 'idleMs', 'totalMs'] as const) {
+      if (t[k] !== undefined) ep.timeouts[k] = r.int(t, k, tp, 0, 1, 3_600_000);
+    }
+  }
+  return ep;
+}
+
+/** Validates a model catalog (array of model entries); ids must be unique. */
+export function readModels(r: FieldReader, raw: Json | undefined, path: string, def: ModelConfig[]): ModelConfig[] {
+  if (raw === undefined) return def;
+  if (!Array.isArray(raw)) {
+    r.problems.push(`${path}: expected an array of models`);
+    return def;
+  }
+  const seen = new Set<string>();
+  return raw.map((m, i) => {
+    const p = `${path}[${i}]`;
+    const o = r.obj(m, p);
+    const id = r.str(o, 'id', p, '');
+    if (!id) r.problems.push(`${p}.id: required`);
+    else if (seen.has(id)) r.problems.push(`${p}.id: duplicate model id ${JSON.stringify(id)}`);
+    seen.add(id);
+    const endpointsRaw = o.endpoints;
+    const endpoints = Array.isArray(endpointsRaw)
+      ? endpointsRaw.map((e, j) => readEndpoint(r, e, `${p}.endpoints[${j}]`))
+      : [];
+    if (endpoints.length === 0) r.problems.push(`${p}.endpoints: at least one endpoint required`);
+    return {
+      id,
+      ownedBy: r.str(o, 'ownedBy', p, 'unknown'),
+      created: r.int(o, 'created', p, Math.floor(Date.now() / 1000), 0),
+      contextLength: r.int(o, 'contextLength', p, 8192, 1),
+      maxOutput: r.int(o, 'maxOutput', p, 4096, 1),
+      pricing: readPricing(r, o.pricing === undefined ? {} : o.pricing, `${p}.pricing`),
+      endpoints,
+    };
+  });
+}

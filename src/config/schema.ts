@@ -1,0 +1,99 @@
+/** The one typed configuration of the gateway (file via SVC_CONFIG, then env overrides). */
+
+/** List prices in USD per million tokens, as providers publish them. */
+export interface ModelPricing {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+export interface EndpointConfig {
+  /** Provider adapter name (registry key), e.g. `openai`. */
+  provider: string;
+  /** Model name as the upstream knows it. */
+  upstreamModel: string;
+  /** Upstream base URL including the version prefix, e.g. `https://api.openai.com/v1`. */
+  baseUrl: string;
+  /** Name of the environment variable holding the credential; null for unauthenticated servers. */
+  apiKeyEnv: string | null;
+  timeouts?: Partial<UpstreamTimeouts>;
+}
+
+export interface UpstreamTimeouts {
+  connectMs: number;
+  firstByteMs: number;
+  idleMs: number;
+  totalMs: number;
+}
+
+export interface ModelConfig {
+  id: string;
+  ownedBy: string;
+  /** Unix seconds when cataloged. */
+  created: number;
+  contextLength: number;
+  maxOutput: number;
+  /** null only for operator-added self-hosted models (cost status `unpriced`). */
+  pricing: ModelPricing | null;
+  endpoints: EndpointConfig[];
+}
+
+export const GUARD_CATEGORIES = [
+  'prompt_injection',
+  'hate',
+  'hate/threatening',
+  'self-harm',
+  'sexual',
+  'sexual/minors',
+  'violence',
+  'violence/graphic',
+] as const;
+export type GuardCategory = (typeof GUARD_CATEGORIES)[number];
+
+export interface GuardrailConfig {
+  /** `enforce` refuses over threshold; `monitor` scores and reports only; `off` skips inspection. */
+  mode: 'enforce' | 'monitor' | 'off';
+  /** Per-category thresholds (0..1); a category missing here uses the model file's default. */
+  thresholds: Partial<Record<GuardCategory, number>>;
+  /** A scorer slower than this is treated as unavailable (503, x-svc-guardrails: unavailable). */
+  timeoutMs: number;
+  /** Characters of prompt text scored; longer prompts get x-svc-guardrails: partial. */
+  maxChars: number;
+}
+
+export type StoreConfig =
+  | { kind: 'memory'; snapshotPath: string | null }
+  | { kind: 'redis'; url: string; commandTimeoutMs: number };
+
+export interface GatewayConfig {
+  serviceName: string;
+  host: string;
+  port: number;
+  dashboardPort: number;
+  /** Maximum JSON request body (bytes); larger gives 413 payload_too_large. */
+  maxBodyBytes: number;
+  /** Maximum JSON nesting depth; deeper gives 400. */
+  maxJsonDepth: number;
+  store: StoreConfig;
+  models: ModelConfig[];
+  /** Organization default fallback chains are per org in the Store; this is the default for new orgs. */
+  defaultFallbacks: string[];
+  guardrails: GuardrailConfig;
+  holds: { ttlMs: number };
+  leases: { ttlMs: number };
+  settlement: { batchSize: number; flushMs: number };
+  keyCacheTtlMs: number;
+  /** Per end-user (`user` field) ceilings applied within each key; null = none. */
+  limits: { userRpm: number | null; userTpm: number | null };
+  workers: { min: number; max: number };
+  upstream: UpstreamTimeouts;
+  dev: {
+    /** Seed a dev org + key and serve the catalog from the built-in simulator when no credentials exist. */
+    bootstrap: boolean;
+    key: string | null;
+    creditUsd: number;
+    simulatorPort: number;
+  };
+  log: { level: 'debug' | 'info' | 'warn' | 'error'; json: boolean };
+}

@@ -1,0 +1,62 @@
+import type { GatewayConfig, ModelConfig } from '../config/schema.js';
+import { usdToNano } from '../billing/money.js';
+import { hashKey } from '../pipeline/authenticate.js';
+import { keyRecord, newKeyValue } from '../keys/mint.js';
+import type { OrgRecord, Store } from '../store/contract.js';
+
+export const DEV_ORG_ID = '00000000-0000-4000-8000-000000000001';
+const DEV_KEY_NAME = 'dev';
+
+/**
+ * Re-points every endpoint whose credential is missing from the environment at the built-in simulator
+ * (which speaks the OpenAI wire format). Returns the catalog to serve and the ids that were re-pointed.
+ */
+export function simulatedCatalog(models: ModelConfig[], env: NodeJS.ProcessEnv, simUrl: string): { models: ModelConfig[]; simulated: string[] } {
+  const simulated: string[] = [];
+  const out = models.map((m) => {
+    let touched = false;
+    const endpoints = m.endpoints.map((ep) => {
+      if (ep.apiKeyEnv === null || env[ep.apiKeyEnv]) return ep;
+      touched = true;
+      return { ...ep, provider: 'openai', baseUrl: `${simUrl}/v1`, apiKeyEnv: null };
+    });
+    if (touched) simulated.push(m.id);
+    return { ...m, endpoints };
+  });
+  return { models: out, simulated };
+}
+
+export function needsSimulator(config: GatewayConfig, env: NodeJS.ProcessEnv): boolean {
+  return config.models.some((m) => m.endpoints.some((ep) => ep.apiKeyEnv !== null && !env[ep.apiKeyEnv]));
+}
+
+/**
+ * Seeds the dev organization with credit (once: the top-up is idempotent) and issues a dev key. With
+ * SVC_DEV_KEY the key value is pinned; otherwise a fresh key is minted at every start and the previous dev
+ * key is revoked (its plaintext cannot be shown again: only hashes are stored).
+ */
+export async function seedDev(store: Store, config: GatewayConfig): Promise<{ orgId: string; key: string }> {
+  if (!(await store.getOrg(DEV_ORG_ID))) {
+    const org: OrgRecord = {
+      id: DEV_ORG_ID,
+      name: 'dev',
+      status: 'active',
+      createdAt: Date.now(),
+      fallbacks: config.defaultFallbacks,
+      rpm: null,
+      tpm: null,
+      maxConcurrency: null,
+      priceCeilingPerMTok: null,
+    };
+    await store.createOrg(org);
+  }
+  await store.topUp(DEV_ORG_ID, usdToNano(config.dev.creditUsd), 'dev-seed');
+  const pinned = config.dev.key;
+  if (pinned && (await store.getKeyByHash(hashKey(pinned)))) return { orgId: DEV_ORG_ID, key: pinned };
+  for (const k of await store.listKeys(DEV_ORG_ID)) {
+    if (k.name === DEV_KEY_NAME && k.status === 'active') await store.updateKey(DEV_ORG_ID, k.id, { status: 'revoked' });
+  }
+  const value = pinned ?? newKeyValue();
+  await store.createKey(keyRecord(DEV_ORG_ID, DEV_KEY_NAME, value));
+  return { orgId: DEV_ORG_ID, key: value };
+}

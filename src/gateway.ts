@@ -1,0 +1,112 @@
+import { SettlementQueue } from './billing/settlement.js';
+import { GUARD_CATEGORIES, type GatewayConfig, type GuardCategory } from './config/schema.js';
+import { GatewayError } from './errors/gateway-error.js';
+import { Logger } from './obs/logger.js';
+import { Metrics } from './obs/metrics.js';
+import { Authenticator } from './pipeline/authenticate.js';
+import { chatCompletionsHandler } from './pipeline/chat-handler.js';
+import type { GatewayDeps } from './pipeline/deps.js';
+import { listModelsHandler, modelDetailHandler } from './pipeline/models-handler.js';
+import { WorkerPool } from './pool/pool.js';
+import { Catalog } from './routing/catalog.js';
+import { startServer, type RunningServer } from './server/app.js';
+import type { Store } from './store/contract.js';
+import { createUpstreamAgent } from './upstream/client.js';
+
+export interface Gateway {
+  port: number;
+  deps: GatewayDeps;
+  /** Replaces the catalog (hot reload); the models listing and ETags follow. */
+  setCatalog(catalog: Catalog): void;
+  close(): Promise<void>;
+}
+
+/** Fallback thresholds when neither config nor the scorer's model file gives one. */
+const DEFAULT_THRESHOLD = 0.5;
+
+async function resolveThresholds(config: GatewayConfig, pool: WorkerPool, log: Logger): Promise<Record<GuardCategory, number>> {
+  let fromModel: Record<string, number> = {};
+  try {
+    fromModel = await pool.run('thresholds', {});
+  } catch (e) {
+    if (config.guardrails.mode !== 'off') {
+      log.warn('guardrail model unavailable: enforcing requests will be refused 503 until it is built', {
+        error: (e as Error).message,
+      });
+    }
+  }
+  const out = {} as Record<GuardCategory, number>;
+  for (const c of GUARD_CATEGORIES) out[c] = config.guardrails.thresholds[c] ?? fromModel[c] ?? DEFAULT_THRESHOLD;
+  return out;
+}
+
+/** Wires config -> store -> pool -> servers. The store is created by the caller (main or a test). */
+export async function startGateway(
+  config: GatewayConfig,
+  store: Store,
+  opts: { env?: NodeJS.ProcessEnv; logger?: Logger } = {},
+): Promise<Gateway> {
+  const log = opts.logger ?? new Logger(config.log.level, config.log.json);
+  const metrics = new Metrics();
+  let catalog = new Catalog(config.models);
+  const pool = new WorkerPool(config.workers);
+  const settlement = new SettlementQueue(store, config.settlement, log, () => metrics.settlementFailures.inc());
+  metrics.gauges.push(() => `# HELP svc_settlement_pending Settlement entries queued.\n# TYPE svc_settlement_pending gauge\nsvc_settlement_pending ${settlement.pending}`);
+  const deps: GatewayDeps = {
+    config,
+    store,
+    catalog: () => catalog,
+    pool,
+    auth: new Authenticator(store, config.keyCacheTtlMs),
+    agent: createUpstreamAgent(config.upstream),
+    settlement,
+    log,
+    metrics,
+    env: opts.env ?? process.env,
+  };
+  const thresholds = await resolveThresholds(config, pool, log);
+  let server: RunningServer | null = null;
+  server = await startServer({
+    host: config.host,
+    port: config.port,
+    maxBodyBytes: config.maxBodyBytes,
+    errorHeaders: () => ({}),
+    onHandlerError: (err, _req, res) => {
+      log.error('handler failed', { error: (err as Error)?.stack ?? String(err) });
+      const ge = new GatewayError('internal_error');
+      res.send(500, { 'content-type': 'application/json' }, JSON.stringify(ge.toBody()));
+    },
+    routes: [
+      { method: 'POST', pattern: '/v1/chat/completions', handler: chatCompletionsHandler(deps, () => thresholds) },
+      { method: 'GET', pattern: '/v1/models', handler: listModelsHandler(deps) },
+      { method: 'GET', pattern: '/v1/models/*', handler: modelDetailHandler(deps) },
+      {
+        method: 'GET',
+        pattern: '/metrics',
+        handler: (_req, res) => res.send(200, { 'content-type': 'text/plain; version=0.0.4' }, metrics.render()),
+      },
+      {
+        method: 'GET',
+        pattern: '/healthz',
+        handler: async (_req, res) => {
+          const ok = await store.ping(500);
+          res.send(ok ? 200 : 503, { 'content-type': 'application/json' }, JSON.stringify({ ok, store: store.kind }));
+        },
+      },
+    ],
+  });
+  const running = server;
+  return {
+    port: running.port,
+    deps,
+    setCatalog(c: Catalog) {
+      catalog = c;
+    },
+    async close() {
+      running.close();
+      await settlement.close();
+      await pool.close();
+      await deps.agent.close();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { loadConfig } from './config/load.js';
+import { ConfigError } from './config/fields.js';
+import { needsSimulator, seedDev, simulatedCatalog } from './dev/bootstrap.js';
+import { startGateway } from './gateway.js';
+import { Logger } from './obs/logger.js';
+import { startSimulator, type Simulator } from './sim/server.js';
+import { createStore } from './store/index.js';
+
+/** `make run`: config -> store -> (dev simulator) -> gateway; graceful shutdown flushes settlement. */
+export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`svc: ${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const log = new Logger(config.log.level, config.log.json);
+  const store = await createStore(
+    config.store.kind === 'redis'
+      ? { kind: 'redis', url: config.store.url, commandTimeoutMs: config.store.commandTimeoutMs }
+      : { kind: 'memory', snapshotPath: config.store.snapshotPath },
+  );
+  let sim: Simulator | null = null;
+  let simulated: string[] = [];
+  if (config.dev.bootstrap && needsSimulator(config, env)) {
+    sim = await startSimulator({ port: config.dev.simulatorPort, host: '127.0.0.1' });
+    ({ models: config.models, simulated } = simulatedCatalog(config.models, env, sim.url));
+  }
+  const gw = await startGateway(config, store, { env, logger: log });
+  const dev = config.dev.bootstrap ? await seedDev(store, config) : null;
+
+  const providers = [...new Set(config.models.flatMap((m) => m.endpoints.map((e) => `${e.provider}@${new URL(e.baseUrl).host}`)))];
+  const lines = [
+    '',
+    `svc gateway ready`,
+    `  inference   http://${config.host}:${gw.port}  (POST /v1/chat/completions, GET /v1/models, /metrics, /healthz)`,
+    `  store       ${config.store.kind === 'redis' ? `redis ${config.store.url.replace(/\/\/[^@]*@/, '//***@')}` : `memory (snapshot ${config.store.snapshotPath ?? 'off'})`}`,
+    `  providers   ${providers.join(', ')}`,
+    `  models      ${config.models.length} (${simulated.length} served by the built-in simulator${sim ? ` at ${sim.url}` : ''})`,
+    `  guardrails  ${config.guardrails.mode}`,
+  ];
+  if (dev) {
+    lines.push(
+      `  dev org     ${dev.orgId} (credit seeded: $${config.dev.creditUsd})`,
+      `  dev key     ${dev.key}`,
+      '',
+      `  curl -s http://127.0.0.1:${gw.port}/v1/chat/completions -H 'authorization: Bearer ${dev.key}' \\`,
+      `    -H 'content-type: application/json' -d '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hello"}]}'`,
+    );
+  }
+  process.stderr.write(lines.join('\n') + '\n\n');
+
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    await gw.close();
+    await store.close();
+    await sim?.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((e: unknown) => {
+    process.stderr.write(`svc: fatal: ${(e as Error)?.stack ?? String(e)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,105 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { IncomingRequest } from '../server/types.js';
+import { StoreUnavailableError, type KeyRecord, type OrgRecord, type Store } from '../store/contract.js';
+import { ipAllowed } from './ip-policy.js';
+
+export const KEY_PREFIXES = ['sk-svc-', 'sk-legacy-'] as const;
+
+export function hashKey(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+export interface Principal {
+  key: KeyRecord;
+  org: OrgRecord;
+  /** `sk-...<last4>` */
+  alias: string;
+  legacy: boolean;
+}
+
+function refuse(reason: string, message: string): GatewayError {
+  return new GatewayError('invalid_api_key', { message, headers: { 'x-svc-auth-reason': reason } });
+}
+
+function forbid(reason: string, message: string): GatewayError {
+  return new GatewayError('key_forbidden', { message, code: reason, headers: { 'x-svc-auth-reason': reason } });
+}
+
+/** Reads the presented key: `Authorization: Bearer`, or `x-api-key` where the route allows it (messages). */
+export function presentedKey(req: IncomingRequest, allowXApiKey: boolean): string | null {
+  const auth = req.headers.get('authorization');
+  if (auth !== undefined) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    return m ? m[1]! : null;
+  }
+  if (allowXApiKey) return req.headers.get('x-api-key') ?? null;
+  return null;
+}
+
+/**
+ * Stage 1: key authentication, organization state and key policy (IP, route, expiry). Key records are
+ * cached briefly by hash; status is re-checked atomically in the Store at admission, so a revocation bites
+ * on the very next request on every node.
+ */
+export class Authenticator {
+  readonly #cache: LRUCache<string, { key: KeyRecord; org: OrgRecord }>;
+
+  constructor(
+    private readonly store: Store,
+    ttlMs: number,
+  ) {
+    this.#cache = new LRUCache({ max: 50_000, ttl: Math.max(ttlMs, 1) });
+  }
+
+  invalidate(hash: string): void {
+    this.#cache.delete(hash);
+  }
+
+  async authenticate(req: IncomingRequest, route: string, allowXApiKey = false): Promise<Principal> {
+    const value = presentedKey(req, allowXApiKey);
+    if (value === null) throw refuse('unauthorized', 'Missing API key: send Authorization: Bearer <key>.');
+    if (!KEY_PREFIXES.some((p) => value.startsWith(p)) || value.length > 256) {
+      throw refuse('unauthorized', 'Invalid API key.');
+    }
+    const hash = hashKey(value);
+    let hit = this.#cache.get(hash);
+    if (!hit) {
+      let key: KeyRecord | null;
+      let org: OrgRecord | null = null;
+      try {
+        key = await this.store.getKeyByHash(hash);
+        if (key) org = await this.store.getOrg(key.orgId);
+      } catch (e) {
+        if (e instanceof StoreUnavailableError) {
+          throw new GatewayError('service_unavailable', {
+            message: 'Key store temporarily unavailable.',
+            headers: { 'x-svc-auth-reason': 'auth_backend_unavailable' },
+            cause: e,
+          });
+        }
+        throw e;
+      }
+      // Constant-time comparison of the stored hash with the presented key's hash.
+      if (!key || !org || !timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex'))) {
+        throw refuse('unauthorized', 'Invalid API key.');
+      }
+      hit = { key, org };
+      this.#cache.set(hash, hit);
+    }
+    const { key, org } = hit;
+    if (key.status !== 'active') throw refuse('key_blocked', `This key is ${key.status}.`);
+    if (key.expiresAt !== null && key.expiresAt <= Date.now()) throw refuse('key_expired', 'This key has expired.');
+    if (org.status !== 'active') throw refuse('key_blocked', 'The organization of this key is suspended.');
+    if (key.allowedIps !== null) {
+      const ok = ipAllowed(req.ip, key.allowedIps);
+      if (ok === null) throw forbid('key_network_policy_invalid', "The key's network policy is invalid.");
+      if (!ok) throw forbid('key_ip_not_allowed', 'This key may not be used from this address.');
+    }
+    if (key.allowedRoutes !== null && !key.allowedRoutes.includes(route)) {
+      throw forbid('key_route_not_allowed', `This key may not use ${route}.`);
+    }
+    return { key, org, alias: `sk-...${key.last4}`, legacy: key.prefix === 'sk-legacy-' };
+  }
+}

@@ -1,0 +1,63 @@
+import type { Dispatcher } from 'undici';
+import { GatewayError } from '../errors/gateway-error.js';
+import { readAll, sendUpstream } from '../upstream/client.js';
+import { MAX_PROVIDER_CALLS, type Candidate } from './chain.js';
+import type { GatewayDeps } from './deps.js';
+import type { RequestState } from './state.js';
+
+export interface Answer {
+  candidate: Candidate;
+  response: Dispatcher.ResponseData;
+}
+
+/**
+ * Stage 5: walks the routing chain. Moves on only after an upstream 429/503/529 or a connect-phase failure
+ * (contract: svc_fallbacks rule), at most MAX_PROVIDER_CALLS provider calls in all. Any other upstream
+ * status is the answer (success or a final error). When nothing answered, the last error is returned.
+ */
+export async function execute(
+  deps: GatewayDeps,
+  st: RequestState,
+  chain: Candidate[],
+  bodyFor: (c: Candidate) => Buffer | string,
+  signal: AbortSignal,
+): Promise<Answer> {
+  let lastError: GatewayError | null = null;
+  for (const candidate of chain) {
+    if (st.attempts >= MAX_PROVIDER_CALLS) break;
+    if (signal.aborted) break;
+    const { endpoint, adapter } = candidate;
+    const { url, headers } = adapter.chatRequest(endpoint, deps.env);
+    st.attempts++;
+    const result = await sendUpstream(deps.agent, {
+      url,
+      headers,
+      body: bodyFor(candidate),
+      signal,
+      timeouts: { ...deps.config.upstream, ...endpoint.timeouts },
+    });
+    if (!result.ok) {
+      deps.metrics.upstreamAttempts.inc({ provider: adapter.name, outcome: result.failure.kind });
+      if (result.failure.kind === 'aborted') break;
+      if (result.failure.kind === 'timeout') {
+        // Not a connect-phase failure: the provider may be working on it, so no failover.
+        throw new GatewayError('upstream_timeout', { message: `${candidate.model.id}: ${result.failure.message}` });
+      }
+      lastError = new GatewayError('service_unavailable', { message: `${candidate.model.id}: ${result.failure.message}` });
+      continue;
+    }
+    const status = result.response.statusCode;
+    deps.metrics.upstreamAttempts.inc({ provider: adapter.name, outcome: String(status) });
+    if (status >= 200 && status < 300) {
+      st.routing = candidate.chainIndex === 0 ? 'direct' : `fallback:${candidate.chainIndex}`;
+      st.servedModel = candidate.model.id;
+      return { candidate, response: result.response };
+    }
+    const text = (await readAll(result.response.body, 1024 * 1024).catch(() => Buffer.alloc(0))).toString('utf8');
+    const mapped = adapter.mapError(status, text);
+    if (!adapter.mayFailOver(status)) throw mapped;
+    lastError = mapped;
+  }
+  if (signal.aborted) throw new GatewayError('service_unavailable', { message: 'Client disconnected.' });
+  throw lastError ?? new GatewayError('service_unavailable', { message: 'No provider could be reached.' });
+}

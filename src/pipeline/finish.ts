@@ -1,0 +1,74 @@
+import { billedTokens } from '../billing/price.js';
+import { isGatewayError, GatewayError } from '../errors/gateway-error.js';
+import type { ResponseSink } from '../server/types.js';
+import type { GatewayDeps } from './deps.js';
+import { commonHeaders, latencyOf } from './response-headers.js';
+import type { RequestState } from './state.js';
+
+/** Queues the settlement of a served (or partly served) request: exact cost from actual usage. */
+export function settle(deps: GatewayDeps, st: RequestState, endpoint: string, status: 'ok' | 'error' | 'aborted'): void {
+  const p = st.principal;
+  if (!p || !st.servedModel) return;
+  const u = st.usage ?? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
+  const cost = st.cost ?? 0;
+  deps.settlement.enqueue({
+    requestId: st.id,
+    orgId: p.org.id,
+    keyId: p.key.id,
+    teamId: p.key.teamId,
+    user: st.user,
+    model: st.servedModel,
+    requestedModel: st.requestedModel ?? st.servedModel,
+    cost,
+    inputTokens: u.inputTokens,
+    outputTokens: u.outputTokens,
+    cacheReadTokens: u.cacheReadTokens,
+    cacheWriteTokens: u.cacheWriteTokens,
+    tokens: billedTokens(u),
+    tags: st.tags,
+    hadHold: st.held > 0,
+    scopes: st.scopes.map((s) => ({ source: s.source, id: s.id })),
+    status,
+    endpoint,
+    latencyMs: latencyOf(st),
+    at: st.at,
+  });
+  deps.metrics.costNano.inc({ model: st.servedModel }, cost);
+  deps.metrics.tokens.inc({ model: st.servedModel, kind: 'input' }, u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens);
+  deps.metrics.tokens.inc({ model: st.servedModel, kind: 'output' }, u.outputTokens);
+}
+
+/** Answers a refusal or failure with the contract's error object and headers. */
+export function sendError(deps: GatewayDeps, st: RequestState, res: ResponseSink, err: unknown): void {
+  const ge = isGatewayError(err) ? err : new GatewayError('internal_error', { cause: err });
+  if (!isGatewayError(err)) {
+    deps.log.error('unhandled error', { request_id: st.id, error: (err as Error)?.stack ?? String(err) });
+  }
+  st.status = ge.status;
+  st.errorCode = ge.code;
+  res.send(ge.status, { ...commonHeaders(st, false), ...ge.headers, 'content-type': 'application/json' }, JSON.stringify(ge.toBody()));
+}
+
+/** One structured log line and the request metrics, for every request. */
+export function record(deps: GatewayDeps, st: RequestState, route: string): void {
+  const latency = latencyOf(st);
+  deps.metrics.requests.inc({ route, status: String(st.status), code: st.errorCode ?? '' });
+  deps.metrics.latency.observe({ route }, latency);
+  deps.log.info('request', {
+    request_id: st.id,
+    route,
+    status: st.status,
+    key_alias: st.principal?.alias,
+    org_id: st.principal?.org.id,
+    model: st.requestedModel,
+    served_model: st.servedModel,
+    routing: st.routing,
+    attempts: st.attempts || undefined,
+    cost_nano_usd: st.cost,
+    input_tokens: st.usage ? st.usage.inputTokens + st.usage.cacheReadTokens + st.usage.cacheWriteTokens : undefined,
+    output_tokens: st.usage?.outputTokens,
+    guardrails: st.guardrails,
+    latency_ms: latency,
+    error_code: st.errorCode,
+  });
+}

@@ -1,0 +1,82 @@
+import { performance } from 'node:perf_hooks';
+import { GUARD_CATEGORIES, type GuardCategory } from '../config/schema.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { GatewayDeps } from './deps.js';
+import type { RequestState } from './state.js';
+
+/**
+ * Stage 3: prompt injection + the seven moderation categories, scored in the worker pool (never on the
+ * event loop). Over threshold under `enforce`: 400 guardrail_blocked. A scorer that cannot run (missing
+ * model, crash, timeout) on an enforcing rule: 503 with x-svc-guardrails: unavailable, never a silent pass.
+ */
+export async function inspect(
+  deps: GatewayDeps,
+  st: RequestState,
+  texts: readonly string[],
+  thresholds: Readonly<Record<GuardCategory, number>>,
+): Promise<void> {
+  const cfg = deps.config.guardrails;
+  if (cfg.mode === 'off') {
+    st.guardrails = 'none';
+    return;
+  }
+  let budget = cfg.maxChars;
+  let partial = false;
+  const scored: string[] = [];
+  for (const t of texts) {
+    if (t.length === 0) continue;
+    if (budget <= 0) {
+      partial = true;
+      break;
+    }
+    if (t.length > budget) {
+      // Keep both ends of an over-long text: injections hide at either end.
+      const half = Math.floor(budget / 2);
+      scored.push(t.slice(0, half) + '\n' + t.slice(t.length - half));
+      partial = true;
+    } else scored.push(t);
+    budget -= t.length;
+  }
+  if (scored.length === 0) {
+    st.guardrails = cfg.mode === 'monitor' ? 'monitor' : 'pass';
+    return;
+  }
+  const t0 = performance.now();
+  let results: Record<string, number>[];
+  try {
+    results = await deps.pool.run('score', { texts: scored }, AbortSignal.timeout(cfg.timeoutMs));
+  } catch (e) {
+    deps.log.warn('guardrail scorer unavailable', { request_id: st.id, error: (e as Error).message });
+    if (cfg.mode === 'monitor') {
+      st.guardrails = 'monitor';
+      return;
+    }
+    st.guardrails = 'unavailable';
+    throw new GatewayError('service_unavailable', {
+      message: 'Content inspection could not run; the request was not judged. Retry later.',
+      headers: { 'x-svc-guardrails': 'unavailable' },
+      cause: e,
+    });
+  } finally {
+    deps.metrics.guardMs.observe({}, performance.now() - t0);
+  }
+  const flagged: string[] = [];
+  for (const cat of GUARD_CATEGORIES) {
+    let max = 0;
+    for (const r of results) max = Math.max(max, r[cat] ?? 0);
+    if (max >= thresholds[cat]) flagged.push(cat);
+  }
+  if (cfg.mode === 'monitor') {
+    st.guardrails = 'monitor';
+    if (flagged.length) deps.log.info('guardrail monitor hit', { request_id: st.id, categories: flagged.join(',') });
+    return;
+  }
+  if (flagged.length > 0) {
+    st.guardrails = 'blocked';
+    throw new GatewayError('guardrail_blocked', {
+      message: `The request was blocked by content inspection (${flagged.join(', ')}).`,
+      headers: { 'x-svc-guardrails': 'blocked' },
+    });
+  }
+  st.guardrails = partial ? 'partial' : 'pass';
+}

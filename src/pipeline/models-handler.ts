@@ -1,0 +1,70 @@
+import { GatewayError } from '../errors/gateway-error.js';
+import { Catalog } from '../routing/catalog.js';
+import type { Handler } from '../server/types.js';
+import type { GatewayDeps } from './deps.js';
+import { record, sendError } from './finish.js';
+import { commonHeaders } from './response-headers.js';
+import { RequestState } from './state.js';
+
+const LIST_ROUTE = '/v1/models';
+const PREFIX = '/v1/models/';
+
+/** Headers of an unmetered served response (decision 3: cost 0, exact). */
+function unmetered(st: RequestState): Record<string, string> {
+  st.priced = true;
+  st.cost = 0;
+  return { ...commonHeaders(st, true), 'content-type': 'application/json' };
+}
+
+/** GET /v1/models: the catalog filtered to what the key may route to. */
+export function listModelsHandler(deps: GatewayDeps): Handler {
+  return async (req, res) => {
+    const st = new RequestState(req);
+    try {
+      st.principal = await deps.auth.authenticate(req, LIST_ROUTE);
+      const data = deps.catalog().visible(st.principal.key).map(Catalog.view);
+      st.status = 200;
+      res.send(200, unmetered(st), JSON.stringify({ object: 'list', data }));
+    } catch (err) {
+      sendError(deps, st, res, err);
+    } finally {
+      record(deps, st, LIST_ROUTE);
+    }
+  };
+}
+
+/**
+ * GET /v1/models/{model_id}: ids may contain `/`. ETag + Cache-Control max-age 60 (the contract's model
+ * metadata cache); unknown, restricted or out-of-scope ids are all 404 model_not_found.
+ */
+export function modelDetailHandler(deps: GatewayDeps): Handler {
+  return async (req, res) => {
+    const st = new RequestState(req);
+    try {
+      st.principal = await deps.auth.authenticate(req, LIST_ROUTE);
+      let id: string;
+      try {
+        id = decodeURIComponent(req.path.slice(PREFIX.length));
+      } catch {
+        throw new GatewayError('model_not_found', { message: 'Malformed model id.' });
+      }
+      const catalog = deps.catalog();
+      const model = catalog.routable(id, st.principal.key);
+      if (!model) throw new GatewayError('model_not_found', { message: `The model ${id} does not exist or is not available.` });
+      st.servedModel = model.id;
+      const etag = catalog.etag(model);
+      const headers = { ...unmetered(st), etag, 'cache-control': 'private, max-age=60' };
+      if (req.headers.get('if-none-match') === etag) {
+        st.status = 304;
+        res.send(304, headers, '');
+        return;
+      }
+      st.status = 200;
+      res.send(200, headers, JSON.stringify(Catalog.detail(model)));
+    } catch (err) {
+      sendError(deps, st, res, err);
+    } finally {
+      record(deps, st, `${LIST_ROUTE}/{id}`);
+    }
+  };
+}

@@ -1,0 +1,48 @@
+import { performance } from 'node:perf_hooks';
+import { formatUsd } from '../billing/money.js';
+import { billedTokens } from '../billing/price.js';
+import type { HeaderList } from '../server/types.js';
+import type { RequestState } from './state.js';
+
+/** Stamps the time to first byte once and returns it. */
+export function latencyOf(st: RequestState): number {
+  st.latencyMs ??= Math.max(0, Math.round(performance.now() - st.req.startedAt));
+  return st.latencyMs;
+}
+
+/**
+ * The contract's common response headers that apply to this response. `served` marks a provider answer
+ * (model, routing, attempts, cost status); refusals carry only id, latency and the refusal's own headers.
+ */
+export function commonHeaders(st: RequestState, served: boolean): HeaderList {
+  const h: HeaderList = {
+    'x-svc-request-id': st.id,
+    'x-svc-latency-ms': String(latencyOf(st)),
+  };
+  if (st.guardrails !== null) h['x-svc-guardrails'] = st.guardrails;
+  if (served) {
+    if (st.servedModel) h['x-svc-model'] = st.servedModel;
+    if (st.routing) h['x-svc-routing'] = st.routing;
+    if (st.attempts > 0) h['x-svc-attempts'] = String(st.attempts);
+    h['x-svc-cost-status'] = st.priced ? 'exact' : 'unpriced';
+    if (st.priced && st.cost !== null) h['x-svc-request-cost'] = formatUsd(st.cost);
+    if (st.usage) {
+      const u = st.usage;
+      h['x-svc-input-tokens'] = String(u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens);
+      h['x-svc-output-tokens'] = String(u.outputTokens);
+      h['x-svc-total-tokens'] = String(billedTokens(u));
+      if (u.cacheReadTokens > 0) h['x-svc-cache-read-tokens'] = String(u.cacheReadTokens);
+      if (u.cacheWriteTokens > 0) h['x-svc-cache-write-tokens'] = String(u.cacheWriteTokens);
+    }
+    if (st.budgetWarning) h['x-svc-budget-warning'] = st.budgetWarning;
+  }
+  const p = st.principal;
+  if (p?.legacy) {
+    h['x-legacy-request-id'] = st.id;
+    h['x-legacy-latency-ms'] = h['x-svc-latency-ms']!;
+    if (h['x-svc-request-cost'] !== undefined) h['x-legacy-request-cost'] = h['x-svc-request-cost'];
+    h['x-legacy-org-id'] = p.org.id;
+    h['x-legacy-key-alias'] = p.alias;
+  }
+  return h;
+}

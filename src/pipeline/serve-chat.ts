@@ -1,0 +1,103 @@
+import type { Dispatcher } from 'undici';
+import { formatUsd } from '../billing/money.js';
+import { billedTokens, costOf, type TokenUsage } from '../billing/price.js';
+import { OpenAIStreamTap } from '../providers/openai/stream-tap.js';
+import { lastUsageObject } from '../providers/usage-tap.js';
+import type { ResponseSink } from '../server/types.js';
+import { readAll } from '../upstream/client.js';
+import type { Candidate } from './chain.js';
+import { commonHeaders } from './response-headers.js';
+import type { RequestState } from './state.js';
+
+const TAIL = 4096;
+
+function price(st: RequestState, c: Candidate, usage: TokenUsage): void {
+  st.usage = usage;
+  st.priced = c.model.pricing !== null;
+  st.cost = c.model.pricing ? costOf(c.model.pricing, usage) : null;
+}
+
+/** Usage when the upstream reported none: our exact prompt count and the tokens we saw emitted. */
+export type FallbackUsage = (outputTokens: number) => Promise<TokenUsage>;
+
+/** Non-stream passthrough: the upstream bytes go to the client unchanged; only `usage` is parsed. */
+export async function serveJson(
+  st: RequestState,
+  res: ResponseSink,
+  c: Candidate,
+  response: Dispatcher.ResponseData,
+  fallback: FallbackUsage,
+): Promise<void> {
+  const buf = await readAll(response.body);
+  const tail = buf.subarray(Math.max(0, buf.length - TAIL)).toString('utf8');
+  const u = lastUsageObject(tail) ?? lastUsageObject(buf.toString('utf8'));
+  price(st, c, u ? c.adapter.usage(u) : await fallback(0));
+  st.status = 200;
+  res.send(200, { ...commonHeaders(st, true), 'content-type': 'application/json' }, buf);
+}
+
+/**
+ * Stream passthrough with backpressure: SSE bytes are forwarded as they arrive, the usage chunk is tapped.
+ * The cost is known only at the end of the stream, so it travels in an SSE comment line before
+ * `data: [DONE]` (`: x-svc-usage {...}`), which SSE clients ignore. Returns how the stream ended.
+ */
+export async function serveStream(
+  st: RequestState,
+  res: ResponseSink,
+  c: Candidate,
+  response: Dispatcher.ResponseData,
+  clientWantsUsage: boolean,
+  fallback: FallbackUsage,
+): Promise<'ok' | 'aborted' | 'error'> {
+  const tap = new OpenAIStreamTap(clientWantsUsage, () => {
+    if (!tap.usage) return '';
+    price(st, c, c.adapter.usage(tap.usage));
+    return `: x-svc-usage ${JSON.stringify(usageSummary(st))}\n\n`;
+  });
+  st.status = 200;
+  res.begin(200, {
+    ...commonHeaders(st, true),
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+  });
+  let outcome: 'ok' | 'aborted' | 'error' = 'ok';
+  try {
+    for await (const chunk of response.body) {
+      const out = tap.feed(chunk as Buffer);
+      if (out.length > 0 && !res.write(out)) await res.drained();
+      if (res.aborted) {
+        outcome = 'aborted';
+        break;
+      }
+    }
+  } catch {
+    outcome = res.aborted ? 'aborted' : 'error';
+  }
+  if (res.aborted) outcome = 'aborted';
+  if (outcome === 'aborted') response.body.destroy();
+  if (!tap.usage || st.usage === null) {
+    price(st, c, tap.usage ? c.adapter.usage(tap.usage) : await fallback(tap.contentEvents));
+  }
+  if (outcome === 'error' || (outcome === 'ok' && !tap.sawDone)) {
+    outcome = 'error';
+    const err = { error: { message: 'The upstream stream ended unexpectedly.', type: 'gateway_error', code: 'service_unavailable' } };
+    res.write(tap.flush());
+    res.write(`data: ${JSON.stringify(err)}\n\n`);
+  }
+  res.end();
+  return outcome;
+}
+
+function usageSummary(st: RequestState): Record<string, string | number> {
+  const u = st.usage!;
+  const out: Record<string, string | number> = {
+    cost_status: st.priced ? 'exact' : 'unpriced',
+    input_tokens: u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens,
+    output_tokens: u.outputTokens,
+    total_tokens: billedTokens(u),
+  };
+  if (st.cost !== null) out.cost = formatUsd(st.cost);
+  if (u.cacheReadTokens) out.cache_read_tokens = u.cacheReadTokens;
+  if (u.cacheWriteTokens) out.cache_write_tokens = u.cacheWriteTokens;
+  return out;
+}

@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import type { TokenUsage } from '../billing/price.js';
+import type { NanoUsd } from '../billing/money.js';
+import type { IncomingRequest } from '../server/types.js';
+import type { LimitScope } from '../store/contract.js';
+import type { Principal } from './authenticate.js';
+
+export type GuardrailVerdict = 'none' | 'monitor' | 'pass' | 'redacted' | 'partial' | 'blocked' | 'unavailable';
+
+/** Everything one request accumulates on its way through the stages (headers and logs read it). */
+export class RequestState {
+  readonly id: string = randomUUID();
+  readonly at = Date.now();
+  principal: Principal | null = null;
+  requestedModel: string | null = null;
+  /** Model that served the call (x-svc-model). */
+  servedModel: string | null = null;
+  routing: string | null = null;
+  attempts = 0;
+  guardrails: GuardrailVerdict | null = null;
+  usage: TokenUsage | null = null;
+  /** null = unpriced. */
+  cost: NanoUsd | null = null;
+  priced = true;
+  budgetWarning: string | null = null;
+  scopes: LimitScope[] = [];
+  held: NanoUsd = 0;
+  tags: string[] = [];
+  user: string | null = null;
+  /** ms from request arrival to the first byte of the response. */
+  latencyMs: number | null = null;
+  status = 0;
+  errorCode: string | null = null;
+
+  constructor(readonly req: IncomingRequest) {}
+}

@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import type { ModelConfig } from '../config/schema.js';
+import type { KeyRecord } from '../store/contract.js';
+
+export interface ModelView {
+  id: string;
+  object: 'model';
+  created: number;
+  owned_by: string;
+}
+
+export interface ModelDetailView extends ModelView {
+  context_length: number;
+  pricing: { prompt: string; completion: string; image: string; request: string } | null;
+}
+
+/** USD per token as a decimal string (per-million list price / 1e6), e.g. 2.5 -> "0.0000025". */
+function perToken(perMillion: number): string {
+  const s = (perMillion / 1e6).toFixed(15);
+  return s.replace(/0+$/, '').replace(/\.$/, '') || '0';
+}
+
+/** The model catalog: immutable once built; a reload builds a new Catalog and swaps it in. */
+export class Catalog {
+  readonly #byId: Map<string, ModelConfig>;
+  readonly #etags = new Map<string, string>();
+  readonly version: string;
+
+  constructor(readonly models: readonly ModelConfig[]) {
+    this.#byId = new Map(models.map((m) => [m.id, m]));
+    this.version = createHash('sha256').update(JSON.stringify(models)).digest('hex').slice(0, 16);
+  }
+
+  get(id: string): ModelConfig | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** The model if it exists and the key may route to it; undefined otherwise (reported as model_not_found). */
+  routable(id: string, key: Pick<KeyRecord, 'allowedModels'>): ModelConfig | undefined {
+    const m = this.#byId.get(id);
+    if (!m) return undefined;
+    if (key.allowedModels !== null && !key.allowedModels.includes(id)) return undefined;
+    return m;
+  }
+
+  visible(key: Pick<KeyRecord, 'allowedModels'>): ModelConfig[] {
+    return this.models.filter((m) => key.allowedModels === null || key.allowedModels.includes(m.id));
+  }
+
+  static view(m: ModelConfig): ModelView {
+    return { id: m.id, object: 'model', created: m.created, owned_by: m.ownedBy };
+  }
+
+  static detail(m: ModelConfig): ModelDetailView {
+    return {
+      ...Catalog.view(m),
+      context_length: m.contextLength,
+      pricing: m.pricing && {
+        prompt: perToken(m.pricing.input),
+        completion: perToken(m.pricing.output),
+        image: '0',
+        request: '0',
+      },
+    };
+  }
+
+  /** Strong ETag of a model's detail view (changes when its catalog entry changes). */
+  etag(m: ModelConfig): string {
+    let tag = this.#etags.get(m.id);
+    if (!tag) {
+      tag = `"${createHash('sha256').update(JSON.stringify(Catalog.detail(m))).digest('base64url').slice(0, 22)}"`;
+      this.#etags.set(m.id, tag);
+    }
+    return tag;
+  }
+}

@@ -1,0 +1,113 @@
+import { performance } from 'node:perf_hooks';
+import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp } from 'uWebSockets.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import { readBody } from './read-body.js';
+import type { Handler, HeaderList, IncomingRequest } from './types.js';
+import { UwsSink } from './uws-sink.js';
+
+export interface Route {
+  method: 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT';
+  /** uWS pattern; `/*` suffix matches ids containing `/`. */
+  pattern: string;
+  handler: Handler;
+}
+
+export interface ServerOptions {
+  host: string;
+  port: number;
+  maxBodyBytes: number;
+  routes: Route[];
+  /** Headers every error response of the server layer carries (request id is added by the caller). */
+  errorHeaders: () => HeaderList;
+  /** Called for errors the handler did not answer. */
+  onHandlerError: (err: unknown, req: IncomingRequest, res: UwsSink) => void;
+}
+
+export interface RunningServer {
+  port: number;
+  close(): void;
+}
+
+const decoder = new TextDecoder();
+
+function remoteIp(res: HttpResponse): string {
+  const ip = decoder.decode(res.getRemoteAddressAsText());
+  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+}
+
+function capture(req: HttpRequest, res: HttpResponse, method: string): Omit<IncomingRequest, 'body'> {
+  const headers = new Map<string, string>();
+  req.forEach((k, v) => headers.set(k, v));
+  return {
+    method,
+    path: req.getUrl(),
+    query: req.getQuery() ?? '',
+    headers,
+    ip: remoteIp(res),
+    startedAt: performance.now(),
+  };
+}
+
+function errorJson(err: GatewayError): string {
+  return JSON.stringify(err.toBody());
+}
+
+/** Builds and starts one uWS listener. Only this module and uws-sink.ts import uWebSockets.js. */
+export function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const app: TemplatedApp = uWS.App();
+
+  const dispatch = (route: Route, sink: UwsSink, incoming: IncomingRequest): void => {
+    try {
+      const p = route.handler(incoming, sink);
+      if (p) p.catch((err: unknown) => opts.onHandlerError(err, incoming, sink));
+    } catch (err) {
+      opts.onHandlerError(err, incoming, sink);
+    }
+  };
+
+  for (const route of opts.routes) {
+    const verb = route.method.toLowerCase() as 'get' | 'post' | 'del' | 'patch' | 'put';
+    const register = verb === 'del' ? app.del.bind(app) : app[verb].bind(app);
+    const method = route.method;
+    register(route.pattern, (res, req) => {
+      const sink = new UwsSink(res);
+      const head = capture(req, res, method);
+      if (method === 'GET' || method === 'DELETE') {
+        dispatch(route, sink, { ...head, body: Buffer.alloc(0) });
+        return;
+      }
+      const declared = Number(head.headers.get('content-length') ?? '0');
+      const tooLarge = (): void => {
+        const err = new GatewayError('payload_too_large', {
+          message: `Request body exceeds the ${opts.maxBodyBytes}-byte limit.`,
+        });
+        sink.sendAndClose(413, { ...opts.errorHeaders(), 'content-type': 'application/json' }, errorJson(err));
+      };
+      if (declared > opts.maxBodyBytes) {
+        tooLarge();
+        return;
+      }
+      readBody(res, opts.maxBodyBytes, (body) => dispatch(route, sink, { ...head, body }), tooLarge);
+    });
+  }
+
+  app.any('/*', (res, req) => {
+    const sink = new UwsSink(res);
+    const path = req.getUrl();
+    const err = new GatewayError('not_found', { message: `No route for ${req.getMethod().toUpperCase()} ${path}` });
+    sink.sendAndClose(404, { ...opts.errorHeaders(), 'content-type': 'application/json' }, errorJson(err));
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen(opts.host, opts.port, (token) => {
+      if (!token) {
+        reject(new Error(`cannot listen on ${opts.host}:${opts.port}`));
+        return;
+      }
+      resolve({
+        port: uWS.us_socket_local_port(token),
+        close: () => uWS.us_listen_socket_close(token),
+      });
+    });
+  });
+}

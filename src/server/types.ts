@@ -1,0 +1,33 @@
+/** What the pipeline sees of an HTTP exchange: no uWS types cross this line. */
+export interface IncomingRequest {
+  /** Upper-case method. */
+  method: string;
+  path: string;
+  query: string;
+  /** Lower-case header names. */
+  headers: ReadonlyMap<string, string>;
+  /** Client address as text (IPv4-mapped IPv6 unwrapped). */
+  ip: string;
+  body: Buffer;
+  /** performance.now() when the request line arrived. */
+  startedAt: number;
+}
+
+export type HeaderList = Record<string, string>;
+
+/** The response side. Every method is a no-op after the client went away. */
+export interface ResponseSink {
+  readonly aborted: boolean;
+  /** Called once when the client disconnects before the response ended. */
+  onAbort(cb: () => void): void;
+  /** Whole response: status line, headers, body, end. */
+  send(status: number, headers: HeaderList, body: string | Uint8Array): void;
+  /** Starts a streamed response (status + headers). */
+  begin(status: number, headers: HeaderList): void;
+  /** Writes a chunk of a begun stream; false means the socket buffer is full: await drained(). */
+  write(chunk: string | Uint8Array): boolean;
+  drained(): Promise<void>;
+  end(chunk?: string | Uint8Array): void;
+}
+
+export type Handler = (req: IncomingRequest, res: ResponseSink) => void | Promise<void>;

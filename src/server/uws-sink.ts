@@ -1,0 +1,104 @@
+import type { HttpResponse } from 'uWebSockets.js';
+import { statusLine } from './status-text.js';
+import type { HeaderList, ResponseSink } from './types.js';
+
+/**
+ * ResponseSink over a uWS HttpResponse. Every write after the handler's synchronous part is corked
+ * (status -> headers -> body), backpressure is surfaced through write() === false + drained().
+ */
+export class UwsSink implements ResponseSink {
+  #aborted = false;
+  #ended = false;
+  #abortCbs: (() => void)[] = [];
+  #drainWaiters: (() => void)[] = [];
+  #writableArmed = false;
+
+  constructor(private readonly res: HttpResponse) {
+    res.onAborted(() => {
+      this.#aborted = true;
+      for (const cb of this.#abortCbs) cb();
+      this.#abortCbs = [];
+      this.#wakeDrainers();
+    });
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  onAbort(cb: () => void): void {
+    if (this.#aborted) cb();
+    else this.#abortCbs.push(cb);
+  }
+
+  #head(status: number, headers: HeaderList): void {
+    this.res.writeStatus(statusLine(status));
+    for (const name in headers) {
+      const v = headers[name];
+      if (v !== undefined) this.res.writeHeader(name, v);
+    }
+  }
+
+  send(status: number, headers: HeaderList, body: string | Uint8Array): void {
+    if (this.#aborted || this.#ended) return;
+    this.#ended = true;
+    this.res.cork(() => {
+      this.#head(status, headers);
+      this.res.end(body);
+    });
+  }
+
+  /** 413 and friends: answer, then close the connection so the rest of the body is never read. */
+  sendAndClose(status: number, headers: HeaderList, body: string): void {
+    if (this.#aborted || this.#ended) return;
+    this.#ended = true;
+    this.res.cork(() => {
+      this.#head(status, headers);
+      this.res.end(body, true);
+    });
+  }
+
+  begin(status: number, headers: HeaderList): void {
+    if (this.#aborted || this.#ended) return;
+    this.res.cork(() => this.#head(status, headers));
+  }
+
+  write(chunk: string | Uint8Array): boolean {
+    if (this.#aborted || this.#ended) return true;
+    let ok = true;
+    this.res.cork(() => {
+      ok = this.res.write(chunk);
+    });
+    if (!ok) this.#armWritable();
+    return ok;
+  }
+
+  #armWritable(): void {
+    if (this.#writableArmed) return;
+    this.#writableArmed = true;
+    this.res.onWritable(() => {
+      this.#wakeDrainers();
+      return true;
+    });
+  }
+
+  #wakeDrainers(): void {
+    const waiters = this.#drainWaiters;
+    this.#drainWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  drained(): Promise<void> {
+    if (this.#aborted || this.#ended) return Promise.resolve();
+    return new Promise((resolve) => this.#drainWaiters.push(resolve));
+  }
+
+  end(chunk?: string | Uint8Array): void {
+    if (this.#aborted || this.#ended) return;
+    this.#ended = true;
+    this.res.cork(() => {
+      if (chunk === undefined) this.res.end();
+      else this.res.end(chunk);
+    });
+  }
+}

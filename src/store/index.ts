@@ -1,0 +1,19 @@
+/**
+ * Store factory: the embedded memory store (single node, msgpackr snapshot) or Redis (many nodes).
+ */
+import type { Store } from './contract.js';
+import { MemoryStore } from './memory/memory-store.js';
+import { RedisStore } from './redis/redis-store.js';
+
+export type StoreOptions =
+  | { kind: 'memory'; snapshotPath: string | null }
+  | { kind: 'redis'; url: string; commandTimeoutMs?: number; connectTimeoutMs?: number };
+
+/** Redis: resolves once connected and every script is loaded; rejects with StoreUnavailableError otherwise. */
+export async function createStore(opts: StoreOptions): Promise<Store> {
+  if (opts.kind === 'memory') return new MemoryStore({ snapshotPath: opts.snapshotPath });
+  return RedisStore.connect(opts);
+}
+
+export { StoreUnavailableError } from './contract.js';
+export type * from './contract.js';

@@ -1,0 +1,94 @@
+import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { UpstreamTimeouts } from '../config/schema.js';
+
+/** One keep-alive connection pool per origin, shared by every request (undici Agent). */
+export function createUpstreamAgent(t: UpstreamTimeouts): Agent {
+  return new Agent({
+    connect: { timeout: t.connectMs },
+    headersTimeout: t.firstByteMs,
+    bodyTimeout: t.idleMs,
+    keepAliveTimeout: 30_000,
+    connections: 256,
+    pipelining: 1,
+  });
+}
+
+export interface UpstreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer | string;
+  signal: AbortSignal;
+  timeouts: UpstreamTimeouts;
+}
+
+export type UpstreamFailure =
+  /** Nothing reached the provider or it never answered with headers (connect refused/reset/timeout). */
+  | { kind: 'connect'; message: string }
+  /** No headers within firstByteMs. */
+  | { kind: 'timeout'; message: string }
+  /** The client went away; the call was aborted. */
+  | { kind: 'aborted'; message: string };
+
+export type UpstreamResult =
+  | { ok: true; response: Dispatcher.ResponseData }
+  | { ok: false; failure: UpstreamFailure };
+
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
+
+function errCode(e: unknown): string {
+  const err = e as { code?: unknown; cause?: { code?: unknown } };
+  return String(err.code ?? err.cause?.code ?? '');
+}
+
+/** Sends one request and waits for the response head. Never throws for network failures. */
+export async function sendUpstream(agent: Agent, req: UpstreamRequest): Promise<UpstreamResult> {
+  const total = AbortSignal.timeout(req.timeouts.totalMs);
+  const signal = AbortSignal.any([req.signal, total]);
+  try {
+    const response = await agent.request({
+      origin: new URL(req.url).origin,
+      path: new URL(req.url).pathname + new URL(req.url).search,
+      method: 'POST',
+      headers: req.headers,
+      body: req.body,
+      signal,
+      headersTimeout: req.timeouts.firstByteMs,
+      bodyTimeout: req.timeouts.idleMs,
+    });
+    return { ok: true, response };
+  } catch (e) {
+    if (req.signal.aborted) return { ok: false, failure: { kind: 'aborted', message: 'client disconnected' } };
+    if (e instanceof undiciErrors.HeadersTimeoutError || total.aborted) {
+      return { ok: false, failure: { kind: 'timeout', message: 'upstream did not answer in time' } };
+    }
+    const code = errCode(e);
+    if (CONNECT_CODES.has(code) || e instanceof undiciErrors.SocketError) {
+      return { ok: false, failure: { kind: 'connect', message: `connect-phase failure (${code || 'socket'})` } };
+    }
+    return { ok: false, failure: { kind: 'connect', message: `upstream request failed: ${(e as Error).message}` } };
+  }
+}
+
+/** Reads a whole upstream body with a size cap (defends against a runaway upstream). */
+export async function readAll(body: Dispatcher.ResponseData['body'], cap = 64 * 1024 * 1024): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const b = chunk as Buffer;
+    size += b.length;
+    if (size > cap) throw new Error('upstream body exceeds cap');
+    parts.push(b);
+  }
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+}

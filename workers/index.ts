@@ -1,0 +1,2 @@
+/** The piscina entry: named pure tasks (src/pool/pool.ts WorkerTasks lists their types). */
+export { countTokens } from './tokenize.js';
