@@ -1,0 +1,129 @@
+/**
+ * `make bench`: autocannon against the built-in provider simulator, directly and through the gateway, on
+ * this machine. Prints a table (gateway vs direct, added latency p50/p99, requests/s, CPU per request,
+ * RSS) and writes it to bench/results/latest.md.
+ */
+import autocannon from 'autocannon';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { simulatedCatalog } from '../../src/dev/bootstrap.js';
+import { projectRoot } from '../../src/pool/pool.js';
+import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
+import { procStats, startNode, waitForHttp } from './proc.js';
+
+const SIM_PORT = 19_100;
+const GW_PORT = 19_180;
+const KEY = 'sk-svc-bench-0000000000000000000000';
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+
+interface Row {
+  scenario: string;
+  target: 'direct' | 'gateway';
+  p50: number;
+  p99: number;
+  rps: number;
+  errors: number;
+  cpuMsPerReq: number | null;
+  rssMiB: number | null;
+}
+
+function body(model: string, stream: boolean): string {
+  return JSON.stringify({
+    model,
+    messages: [{ role: 'user', content: 'Benchmark prompt: tell me something short about gateways.' }],
+    max_tokens: 16,
+    stream,
+  });
+}
+
+async function load(url: string, payload: string, headers: Record<string, string>, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: payload,
+  });
+}
+
+async function main(): Promise<void> {
+  const root = projectRoot();
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const simUrl = `http://127.0.0.1:${SIM_PORT}`;
+  const configPath = join(dir, 'config.json');
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      host: '127.0.0.1',
+      models: simulatedCatalog(DEMO_CATALOG, {}, simUrl).models,
+      store: { kind: 'memory', snapshotPath: null },
+      log: { level: 'warn' },
+      dev: { creditUsd: 1_000_000 },
+    }),
+  );
+  const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(SIM_PORT)], {});
+  const gw = startNode([join(root, 'dist/src/main.js')], {
+    SVC_CONFIG: configPath,
+    SVC_PORT: String(GW_PORT),
+    SVC_DEV_KEY: KEY,
+    SVC_DATA_DIR: dir,
+  });
+  try {
+    await waitForHttp(`${simUrl}/_sim/health`);
+    await waitForHttp(`http://127.0.0.1:${GW_PORT}/healthz`);
+    const rows: Row[] = [];
+    const scenarios: [string, boolean][] = [
+      ['chat non-stream', false],
+      ['chat stream', true],
+    ];
+    for (const [name, stream] of scenarios) {
+      const upstreamModel = DEMO_CATALOG.find((m) => m.id === 'gpt-4o-mini')!.endpoints[0]!.upstreamModel;
+      await load(`${simUrl}/v1/chat/completions`, body(upstreamModel, stream), {}, 2); // warm-up
+      const d = await load(`${simUrl}/v1/chat/completions`, body(upstreamModel, stream), {}, DURATION_S);
+      rows.push({ scenario: name, target: 'direct', p50: d.latency.p50, p99: d.latency.p99, rps: d.requests.average, errors: d.errors + d.non2xx, cpuMsPerReq: null, rssMiB: null });
+      const auth = { authorization: `Bearer ${KEY}` };
+      await load(`http://127.0.0.1:${GW_PORT}/v1/chat/completions`, body('gpt-4o-mini', stream), auth, 2);
+      const before = procStats(gw.pid!);
+      const g = await load(`http://127.0.0.1:${GW_PORT}/v1/chat/completions`, body('gpt-4o-mini', stream), auth, DURATION_S);
+      const after = procStats(gw.pid!);
+      const total = g.requests.total || 1;
+      rows.push({
+        scenario: name,
+        target: 'gateway',
+        p50: g.latency.p50,
+        p99: g.latency.p99,
+        rps: g.requests.average,
+        errors: g.errors + g.non2xx,
+        cpuMsPerReq: (after.cpuMs - before.cpuMs) / total,
+        rssMiB: after.rssMiB,
+      });
+    }
+    const lines = [
+      `# Load benchmark (${new Date().toISOString().slice(0, 10)}, ${CONNECTIONS} connections, ${DURATION_S}s per row, 2-core machine; autocannon, gateway and simulator share the cores)`,
+      '',
+      '| scenario | target | p50 ms | p99 ms | added p50 ms | added p99 ms | req/s | errors | gateway CPU ms/req | gateway RSS MiB |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+    ];
+    for (const r of rows) {
+      const direct = rows.find((x) => x.scenario === r.scenario && x.target === 'direct')!;
+      const added = r.target === 'gateway';
+      lines.push(
+        `| ${r.scenario} | ${r.target} | ${r.p50} | ${r.p99} | ${added ? (r.p50 - direct.p50).toFixed(1) : '-'} | ${added ? (r.p99 - direct.p99).toFixed(1) : '-'} | ${Math.round(r.rps)} | ${r.errors} | ${r.cpuMsPerReq === null ? '-' : r.cpuMsPerReq.toFixed(3)} | ${r.rssMiB === null ? '-' : r.rssMiB.toFixed(0)} |`,
+      );
+    }
+    const table = lines.join('\n') + '\n';
+    process.stdout.write(table);
+    writeFileSync(join(root, 'bench/results/latest.md'), table);
+  } finally {
+    gw.kill('SIGTERM');
+    sim.kill('SIGTERM');
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench failed: ${(e as Error).stack ?? String(e)}\n`);
+  process.exit(1);
+});

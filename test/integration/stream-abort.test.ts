@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { costOf } from '../../src/billing/price.js';
+import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+
+const pricing = DEMO_CATALOG.find((m) => m.id === 'gpt-4o-mini')!.pricing!;
+
+describe('stream client disconnect', () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway({ config: { guardrails: { mode: 'off' } } });
+  });
+  afterAll(async () => t.close());
+
+  it('aborts the upstream call, settles only what was emitted and releases the hold', async () => {
+    t.sim.configure('/', { msPerToken: 40 });
+    const ac = new AbortController();
+    const res = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'long story' }], max_tokens: 200, stream: true }),
+      signal: ac.signal,
+    });
+    expect(res.status).toBe(200);
+    const id = res.headers.get('x-svc-request-id')!;
+    const reader = res.body!.getReader();
+    let received = '';
+    while ((received.match(/"content":"/g) ?? []).length < 4) {
+      const { value } = await reader.read();
+      received += new TextDecoder().decode(value);
+    }
+    ac.abort();
+    const started = Date.now();
+    let entry = null;
+    while (!entry && Date.now() - started < 3000) {
+      await t.gw.deps.settlement.flush();
+      entry = await t.store.getLedgerEntry(t.orgId, id);
+      if (!entry) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(entry).not.toBeNull();
+    expect(entry!.status).toBe('aborted');
+    // Emitted tokens only: far fewer than the 200 the full answer would have had.
+    expect(entry!.outputTokens).toBeGreaterThanOrEqual(4);
+    expect(entry!.outputTokens).toBeLessThan(40);
+    expect(entry!.inputTokens).toBeGreaterThan(0);
+    expect(entry!.cost).toBe(
+      costOf(pricing, { inputTokens: entry!.inputTokens, outputTokens: entry!.outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }),
+    );
+    expect((await t.store.getBalance(t.orgId)).held).toBe(0);
+    // The upstream stream was cut: the simulator saw one request and no more tokens flow afterwards.
+    expect(Date.now() - started).toBeLessThan(3000);
+    t.sim.configure('/', { msPerToken: 0 });
+  });
+});

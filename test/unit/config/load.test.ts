@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/config/fields.js';
+import { loadConfig } from '../../../src/config/load.js';
+
+describe('loadConfig', () => {
+  it('defaults: memory store, demo catalog, ports 8080/8081', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8080);
+    expect(c.dashboardPort).toBe(8081);
+    expect(c.store.kind).toBe('memory');
+    expect(c.models.length).toBeGreaterThan(5);
+    expect(c.models.every((m) => m.pricing === null || m.pricing.input > 0)).toBe(true);
+  });
+
+  it('SVC_REDIS_URL switches the store; env overrides the file', () => {
+    const c = loadConfig({ SVC_REDIS_URL: 'redis://127.0.0.1:7000', SVC_PORT: '9999' }, { port: 1234 });
+    expect(c.store).toMatchObject({ kind: 'redis', url: 'redis://127.0.0.1:7000' });
+    expect(c.port).toBe(9999);
+  });
+
+  it('reports every bad field at once, each with its path', () => {
+    let err: ConfigError | null = null;
+    try {
+      loadConfig(
+        { SVC_PORT: 'eighty', SVC_DEV_KEY: 'pk-wrong' },
+        {
+          maxJsonDepth: 1,
+          guardrails: { mode: 'loud', thresholds: { hate: 3, nonsense: 0.5 } },
+          models: [
+            { id: 'a', endpoints: [{ provider: 'openai', upstreamModel: 'x', baseUrl: 'ftp://x' }], pricing: { input: 0, output: 0 } },
+            { id: 'a', endpoints: [] },
+          ],
+        },
+      );
+    } catch (e) {
+      err = e as ConfigError;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const text = err!.problems.join('\n');
+    for (const needle of [
+      'SVC_PORT',
+      'SVC_DEV_KEY',
+      'maxJsonDepth',
+      'guardrails.mode',
+      'guardrails.thresholds.hate',
+      'guardrails.thresholds.nonsense',
+      'models[0].endpoints[0].baseUrl',
+      'models[0].pricing: a priced model cannot be free',
+      'models[1].id: duplicate',
+      'models[1].endpoints',
+    ]) {
+      expect(text).toContain(needle);
+    }
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { OpenAIStreamTap } from '../../../src/providers/openai/stream-tap.js';
+import { lastUsageObject } from '../../../src/providers/usage-tap.js';
+
+const chunk = (content: string) => `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${content}"},"finish_reason":null}],"usage":null}\n\n`;
+const usage = 'data: {"id":"c","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":7,"completion_tokens":2,"total_tokens":9}}\n\n';
+const done = 'data: [DONE]\n\n';
+
+function run(tap: OpenAIStreamTap, text: string, splitEvery: number): string {
+  const buf = Buffer.from(text);
+  let out = '';
+  for (let i = 0; i < buf.length; i += splitEvery) out += tap.feed(buf.subarray(i, i + splitEvery)).toString();
+  return out + tap.flush().toString();
+}
+
+describe('OpenAIStreamTap', () => {
+  const stream = chunk('Hel') + chunk('lo') + usage + done;
+  for (const split of [1, 3, 7, 64, 10_000]) {
+    it(`forwards events unchanged, drops the unrequested usage chunk, finds usage (split ${split})`, () => {
+      const tap = new OpenAIStreamTap(false, () => ': cost\n\n');
+      const out = run(tap, stream, split);
+      expect(out).toBe(chunk('Hel') + chunk('lo') + ': cost\n\n' + done);
+      expect(tap.usage).toEqual({ prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 });
+      expect(tap.contentEvents).toBe(2);
+      expect(tap.sawDone).toBe(true);
+    });
+  }
+  it('keeps the usage chunk when the client asked for it', () => {
+    const tap = new OpenAIStreamTap(true, () => '');
+    expect(run(tap, stream, 5)).toBe(stream);
+  });
+});
+
+describe('lastUsageObject', () => {
+  it('finds the last usage object, skipping usage: null and nested braces in strings', () => {
+    const text = '{"usage":null,"choices":[{"message":{"content":"a } \\" {"}}],"usage":{"prompt_tokens":3,"prompt_tokens_details":{"cached_tokens":1}}}';
+    expect(lastUsageObject(text)).toEqual({ prompt_tokens: 3, prompt_tokens_details: { cached_tokens: 1 } });
+    expect(lastUsageObject('{"x":1}')).toBeNull();
+  });
+});
