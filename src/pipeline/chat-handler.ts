@@ -72,13 +72,14 @@ export function chatCompletionsHandler(deps: GatewayDeps, thresholds: () => Reco
       const ac = new AbortController();
       res.onAbort(() => ac.abort());
       const streamUsage = chat.stream && !chat.clientWantsStreamUsage;
-      const bodyFor = (c: Candidate): Buffer | string => {
-        if (!touched && !streamUsage && c.endpoint.upstreamModel === chat.model) return req.body; // byte fast path
+      const requestFor = (c: Candidate) => {
+        const { url, headers } = c.adapter.chatRequest(c.endpoint, deps.env);
+        if (!touched && !streamUsage && c.endpoint.upstreamModel === chat.model) return { url, headers, body: req.body }; // byte fast path
         const out: Record<string, unknown> = { ...body, model: c.endpoint.upstreamModel };
         if (chat.stream) out.stream_options = { ...(body.stream_options as object | undefined), include_usage: true };
-        return JSON.stringify(out);
+        return { url, headers, body: JSON.stringify(out) };
       };
-      const answer = await execute(deps, st, chain, bodyFor, ac.signal);
+      const answer = await execute(deps, st, chain, requestFor, ac.signal);
       const fallback = async (outputTokens: number) => ({
         inputTokens: await exactTokens(),
         outputTokens,

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
+import type { UpstreamHttpRequest } from '../providers/adapter.js';
 import { readAll, sendUpstream } from '../upstream/client.js';
 import { MAX_PROVIDER_CALLS, type Candidate } from './chain.js';
 import type { GatewayDeps } from './deps.js';
@@ -19,7 +20,7 @@ export async function execute(
   deps: GatewayDeps,
   st: RequestState,
   chain: Candidate[],
-  bodyFor: (c: Candidate) => Buffer | string,
+  requestFor: (c: Candidate) => UpstreamHttpRequest,
   signal: AbortSignal,
 ): Promise<Answer> {
   let lastError: GatewayError | null = null;
@@ -27,12 +28,17 @@ export async function execute(
     if (st.attempts >= MAX_PROVIDER_CALLS) break;
     if (signal.aborted) break;
     const { endpoint, adapter } = candidate;
-    const { url, headers } = adapter.chatRequest(endpoint, deps.env);
+    let upstream: UpstreamHttpRequest;
+    try {
+      upstream = requestFor(candidate);
+    } catch (e) {
+      // A request this endpoint cannot express (e.g. missing credentials): try the next one.
+      lastError = e instanceof GatewayError ? e : new GatewayError('service_unavailable', { message: (e as Error).message });
+      continue;
+    }
     st.attempts++;
     const result = await sendUpstream(deps.agent, {
-      url,
-      headers,
-      body: bodyFor(candidate),
+      ...upstream,
       signal,
       timeouts: { ...deps.config.upstream, ...endpoint.timeouts },
     });

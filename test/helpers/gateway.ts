@@ -70,7 +70,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
     if (creditUsd > 0) await store.topUp(id, usdToNano(creditUsd), `seed-${id}`);
   };
   const orgId = 'org-test';
-  await addOrg(orgId, opts.creditUsd ?? 100);
+  if (!(await store.getOrg(orgId))) await addOrg(orgId, opts.creditUsd ?? 100);
   const addKey: TestGateway['addKey'] = async (o = {}) => {
     const value = newKeyValue(o.prefix ?? 'sk-svc-');
     const record = keyRecord(o.orgId ?? orgId, 'test', value, o);
