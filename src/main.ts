@@ -3,6 +3,8 @@ import { ConfigError } from './config/fields.js';
 import { needsSimulator, seedDev, simulatedCatalog } from './dev/bootstrap.js';
 import { startGateway } from './gateway.js';
 import { Logger } from './obs/logger.js';
+import { Catalog } from './routing/catalog.js';
+import { watchCatalog } from './routing/reload.js';
 import { startSimulator, type Simulator } from './sim/server.js';
 import { createStore } from './store/index.js';
 
@@ -32,6 +34,17 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   }
   const gw = await startGateway(config, store, { env, logger: log });
   const dev = config.dev.bootstrap ? await seedDev(store, config) : null;
+  const simUrl = sim?.url;
+  const watcher = env.SVC_CONFIG
+    ? await watchCatalog({
+        path: env.SVC_CONFIG,
+        env,
+        intervalMs: config.catalogReloadMs,
+        log,
+        transform: (models) => (simUrl ? simulatedCatalog(models, env, simUrl).models : models),
+        apply: (models) => gw.setCatalog(new Catalog(models)),
+      })
+    : null;
 
   const providers = [...new Set(config.models.flatMap((m) => m.endpoints.map((e) => `${e.provider}@${new URL(e.baseUrl).host}`)))];
   const lines = [
@@ -59,6 +72,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
+    watcher?.stop();
     await gw.close();
     await store.close();
     await sim?.close();

@@ -112,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
       flushMs: r.int(settlement, 'flushMs', 'settlement', 50, 1, 60_000),
     },
     keyCacheTtlMs: r.int(top, 'keyCacheTtlMs', 'config', 5_000, 0, 3_600_000),
+    catalogReloadMs: r.int(top, 'catalogReloadMs', 'config', 10_000, 50, 60_000),
     limits: {
       userRpm: limits.userRpm === undefined ? null : r.int(limits, 'userRpm', 'limits', 0, 1),
       userTpm: limits.userTpm === undefined ? null : r.int(limits, 'userTpm', 'limits', 0, 1),

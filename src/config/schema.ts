@@ -84,6 +84,8 @@ export interface GatewayConfig {
   leases: { ttlMs: number };
   settlement: { batchSize: number; flushMs: number };
   keyCacheTtlMs: number;
+  /** How often each node polls SVC_CONFIG for catalog changes (ms). */
+  catalogReloadMs: number;
   /** Per end-user (`user` field) ceilings applied within each key; null = none. */
   limits: { userRpm: number | null; userTpm: number | null };
   workers: { min: number; max: number };

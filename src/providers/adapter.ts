@@ -21,3 +21,9 @@ export interface ProviderAdapter {
   /** The contract error for an upstream error response; never echoes credentials. */
   mapError(status: number, body: string): GatewayError;
 }
+
+export interface UpstreamHttpRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}

@@ -1,0 +1,55 @@
+import { stat } from 'node:fs/promises';
+import { loadConfig } from '../config/load.js';
+import type { ModelConfig } from '../config/schema.js';
+import type { Logger } from '../obs/logger.js';
+
+export interface CatalogWatcher {
+  /** Checks once now (tests; also what the timer calls). Resolves true when a new catalog was applied. */
+  check(): Promise<boolean>;
+  stop(): void;
+}
+
+/**
+ * Catalog hot reload: every node polls the config file (SVC_CONFIG) and applies a changed, valid model list
+ * without restart, well inside the contract's 60 s. An invalid file is logged and ignored: the running
+ * catalog stays. `transform` re-applies start-up rewrites (e.g. dev simulator endpoints).
+ */
+export async function watchCatalog(opts: {
+  path: string;
+  env: NodeJS.ProcessEnv;
+  intervalMs: number;
+  log: Logger;
+  transform: (models: ModelConfig[]) => ModelConfig[];
+  apply: (models: ModelConfig[]) => void;
+}): Promise<CatalogWatcher> {
+  let lastMtime = 0;
+  let lastJson = '';
+  let busy = false;
+  const check = async (): Promise<boolean> => {
+    if (busy) return false;
+    busy = true;
+    try {
+      const mtime = (await stat(opts.path)).mtimeMs;
+      if (mtime === lastMtime) return false;
+      lastMtime = mtime;
+      const models = opts.transform(loadConfig(opts.env).models);
+      const json = JSON.stringify(models);
+      if (json === lastJson) return false;
+      const first = lastJson === '';
+      lastJson = json;
+      if (first) return false;
+      opts.apply(models);
+      opts.log.info('catalog reloaded', { models: models.length });
+      return true;
+    } catch (e) {
+      opts.log.warn('catalog reload skipped: the config file is invalid or unreadable', { error: (e as Error).message });
+      return false;
+    } finally {
+      busy = false;
+    }
+  };
+  await check(); // the baseline: the catalog the gateway started with
+  const timer = setInterval(() => void check(), opts.intervalMs);
+  timer.unref();
+  return { check, stop: () => clearInterval(timer) };
+}
