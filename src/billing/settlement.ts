@@ -1,5 +1,5 @@
 import type { Logger } from '../obs/logger.js';
-import type { SettlementEntry, Store } from '../store/contract.js';
+import { StoreUnavailableError, type SettlementEntry, type Store } from '../store/contract.js';
 
 /**
  * Settlement is queued and flushed in batches (size- and time-bound). A failed flush keeps its entries and
@@ -54,6 +54,10 @@ export class SettlementQueue {
         await this.store.settle(batch);
         this.#backoffMs = 0;
       } catch (e) {
+        if (!(e instanceof StoreUnavailableError)) {
+          await this.#isolate(batch, e);
+          continue;
+        }
         this.#queue.unshift(...batch);
         this.onFailure();
         this.#backoffMs = Math.min(Math.max(this.#backoffMs * 2, 100), 5_000);
@@ -67,6 +71,31 @@ export class SettlementQueue {
       }
     }
   }
+
+  /**
+   * A batch the store rejected for a reason other than unavailability: apply its entries one by one so a
+   * single bad entry cannot block the rest; entries that still fail are parked (kept in memory, logged with
+   * every field, counted) for an operator instead of being retried forever.
+   */
+  async #isolate(batch: SettlementEntry[], first: unknown): Promise<void> {
+    this.log.error('settlement batch rejected; applying entries one by one', { error: (first as Error).message, size: batch.length });
+    for (const entry of batch) {
+      try {
+        await this.store.settle([entry]);
+      } catch (e) {
+        if (e instanceof StoreUnavailableError) {
+          this.#queue.unshift(entry);
+          continue;
+        }
+        this.parked.push(entry);
+        this.onFailure();
+        this.log.error('settlement entry parked', { request_id: entry.requestId, entry: JSON.stringify(entry), error: (e as Error).message });
+      }
+    }
+  }
+
+  /** Entries the store refused outright (see #isolate). */
+  readonly parked: SettlementEntry[] = [];
 
   /** Flushes all pending entries, retrying for up to `deadlineMs`. */
   async close(deadlineMs = 10_000): Promise<void> {

@@ -6,12 +6,12 @@ import { MemoryStore } from './memory/memory-store.js';
 import { RedisStore } from './redis/redis-store.js';
 
 export type StoreOptions =
-  | { kind: 'memory'; snapshotPath: string | null }
-  | { kind: 'redis'; url: string; commandTimeoutMs?: number; connectTimeoutMs?: number };
+  | { kind: 'memory'; snapshotPath: string | null; ledgerCap?: number }
+  | { kind: 'redis'; url: string; commandTimeoutMs?: number; connectTimeoutMs?: number; ledgerCap?: number };
 
 /** Redis: resolves once connected and every script is loaded; rejects with StoreUnavailableError otherwise. */
 export async function createStore(opts: StoreOptions): Promise<Store> {
-  if (opts.kind === 'memory') return new MemoryStore({ snapshotPath: opts.snapshotPath });
+  if (opts.kind === 'memory') return new MemoryStore(opts);
   return RedisStore.connect(opts);
 }
 

@@ -6,7 +6,10 @@ import type { KeyRecord, OrgRecord, SettlementEntry, SpendGroup, SpendRow } from
 
 /** Sliding window length for RPM and TPM (contract: "exact sliding windows of 60 s"). */
 export const WINDOW_MS = 60_000;
-/** Ledger entries kept per organization (newest first); the per-request lookup is not capped. */
+/**
+ * Ledger entries kept per organization, newest first. The per-request lookup, which is also the settle
+ * idempotency marker, keeps the same entries: a request id is applied once within its org's last LEDGER_CAP.
+ */
 export const LEDGER_CAP = 100_000;
 export const DEFAULT_LEDGER_LIMIT = 100;
 /** A concurrency refusal advertises the earliest lease expiry, but never more than this (leases usually end early). */
@@ -84,9 +87,9 @@ export function concurrencyRetryMs(earliestExpiry: number | undefined, now: numb
   return Math.max(1, Math.min(MAX_CONCURRENCY_RETRY_MS, earliestExpiry - now));
 }
 
-export function ledgerLimit(opts: { limit?: number } | undefined): number {
+export function ledgerLimit(opts: { limit?: number } | undefined, cap: number): number {
   const limit = opts?.limit ?? DEFAULT_LEDGER_LIMIT;
-  return Math.max(0, Math.min(LEDGER_CAP, Math.floor(limit)));
+  return Math.max(0, Math.min(cap, Math.floor(limit)));
 }
 
 export function getOr<K, V>(map: Map<K, V>, key: K, make: () => V): V {

@@ -1,9 +1,13 @@
 /**
- * One organization's settled history for the memory store: spend counters per group and the ledger
- * (newest-first view capped at LEDGER_CAP, like the Redis list; the per-request lookup is not capped).
+ * One organization's settled history for the memory store: spend counters per group and the ledger with
+ * its per-request lookup (which is also the settle idempotency marker), both holding the newest `cap`
+ * entries (LEDGER_CAP by default) like the Redis list and hash.
+ *
+ * Entries are kept in chunks; a full chunk never changes again, so its msgpack encoding is cached and a
+ * snapshot copies bytes instead of re-encoding up to 100k entries (about 200 ms of event loop per write).
  */
+import type { Packr } from 'msgpackr';
 import type { LedgerEntry, SpendGroup, SpendRow } from '../contract.js';
-import { LEDGER_CAP } from '../shared.js';
 
 export interface Counter {
   cost: number;
@@ -12,23 +16,37 @@ export interface Counter {
   outputTokens: number;
 }
 
+const CHUNK = 1_024;
+
+interface Chunk {
+  entries: LedgerEntry[];
+  packed: Uint8Array | null;
+}
+
 export class OrgBook {
   /** group -> group value -> counter */
   readonly spend = new Map<SpendGroup, Map<string, Counter>>();
-  /** Append order, oldest first; entries before #head are trimmed. */
-  #entries: LedgerEntry[] = [];
-  #head = 0;
   readonly byRequest = new Map<string, LedgerEntry>();
+  /** Oldest chunk first; the last one is the open chunk. */
+  #chunks: Chunk[] = [];
+  /** Entries of the first chunk already trimmed away (the list keeps exactly `cap`). */
+  #trimmed = 0;
+  readonly #cap: number;
+
+  constructor(cap: number) {
+    this.#cap = cap;
+  }
 
   add(group: SpendGroup, value: string, e: LedgerEntry): void {
-    let byValue = this.spend.get(group);
-    if (byValue === undefined) this.spend.set(group, (byValue = new Map()));
-    const c = byValue.get(value) ?? { cost: 0, requests: 0, inputTokens: 0, outputTokens: 0 };
+    const c = this.#counter(group, value);
     c.cost += e.cost;
     c.requests += 1;
     c.inputTokens += e.inputTokens;
     c.outputTokens += e.outputTokens;
-    byValue.set(value, c);
+  }
+
+  restoreCounter(group: SpendGroup, value: string, c: Counter): void {
+    Object.assign(this.#counter(group, value), c);
   }
 
   spent(group: SpendGroup, value: string): number {
@@ -40,26 +58,59 @@ export class OrgBook {
   }
 
   append(e: LedgerEntry): void {
+    let open = this.#chunks.at(-1);
+    if (open === undefined || open.entries.length >= CHUNK) this.#chunks.push((open = { entries: [], packed: null }));
+    open.entries.push(e);
     this.byRequest.set(e.requestId, e);
-    this.#entries.push(e);
-    if (this.#entries.length - this.#head > LEDGER_CAP) this.#head++;
-    if (this.#head > 4096 && this.#head * 2 > this.#entries.length) {
-      this.#entries = this.#entries.slice(this.#head);
-      this.#head = 0;
-    }
+  }
+
+  /**
+   * Drops the oldest entries beyond the cap. Called once per settle() call, like the LTRIM at the end of
+   * settle.lua, so a duplicate later in the same batch is still recognised.
+   */
+  trim(): void {
+    while (this.byRequest.size > this.#cap) this.#trimOne();
   }
 
   /** Newest first, like LRANGE on the Redis list. */
   *newestFirst(): Generator<LedgerEntry> {
-    for (let i = this.#entries.length - 1; i >= this.#head; i--) {
-      const e = this.#entries[i];
-      if (e !== undefined) yield e;
+    for (let c = this.#chunks.length - 1; c >= 0; c--) {
+      const entries = this.#chunks[c]?.entries ?? [];
+      const stop = c === 0 ? this.#trimmed : 0;
+      for (let i = entries.length - 1; i >= stop; i--) {
+        const e = entries[i];
+        if (e !== undefined) yield e;
+      }
     }
   }
 
-  restoreCounter(group: SpendGroup, value: string, c: Counter): void {
+  /** Encoded chunks, oldest first (full chunks from cache); `trimmed` leading entries are not listed. */
+  packChunks(packr: Packr): { trimmed: number; chunks: Uint8Array[] } {
+    const chunks = this.#chunks.map((c) => {
+      if (c.packed !== null) return c.packed;
+      const bytes = packr.pack(c.entries);
+      if (c.entries.length >= CHUNK) c.packed = bytes;
+      return bytes;
+    });
+    return { trimmed: this.#trimmed, chunks };
+  }
+
+  #trimOne(): void {
+    const first = this.#chunks[0];
+    const e = first?.entries[this.#trimmed];
+    if (first === undefined || e === undefined) return;
+    this.byRequest.delete(e.requestId);
+    if (++this.#trimmed >= first.entries.length) {
+      this.#chunks.shift();
+      this.#trimmed = 0;
+    }
+  }
+
+  #counter(group: SpendGroup, value: string): Counter {
     let byValue = this.spend.get(group);
     if (byValue === undefined) this.spend.set(group, (byValue = new Map()));
-    byValue.set(value, { ...c });
+    let c = byValue.get(value);
+    if (c === undefined) byValue.set(value, (c = { cost: 0, requests: 0, inputTokens: 0, outputTokens: 0 }));
+    return c;
   }
 }

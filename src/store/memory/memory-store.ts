@@ -26,6 +26,7 @@ import {
   assertInt,
   assertTtl,
   KEY_PATCH_FIELDS,
+  LEDGER_CAP,
   ledgerLimit,
   ORG_PATCH_FIELDS,
   pickPatch,
@@ -38,6 +39,7 @@ import {
   type OrgPatch,
 } from '../shared.js';
 import { readSnapshot, SnapshotWriter } from './snapshot.js';
+import type { OrgBook } from './ledger.js';
 import { MemoryState } from './state.js';
 
 export interface MemoryStoreOptions {
@@ -45,6 +47,8 @@ export interface MemoryStoreOptions {
   snapshotPath: string | null;
   /** Called when a background snapshot write fails (default: a process warning). */
   onSnapshotError?: (err: unknown) => void;
+  /** Ledger entries (and settle idempotency markers) kept per org; default LEDGER_CAP. */
+  ledgerCap?: number;
 }
 
 /** Delay before a snapshot after a top-up or a key/org/team change: acknowledged changes must survive. */
@@ -56,12 +60,13 @@ const copy = <T>(v: T): T => structuredClone(v);
 
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const;
-  readonly #s = new MemoryState();
+  readonly #s: MemoryState;
   readonly #writer: SnapshotWriter | null = null;
   readonly #sweeper: NodeJS.Timeout;
   #closed = false;
 
   constructor(opts: MemoryStoreOptions) {
+    this.#s = new MemoryState(opts.ledgerCap ?? LEDGER_CAP);
     if (opts.snapshotPath !== null) {
       const onError = opts.onSnapshotError ?? ((err: unknown) => process.emitWarning(`memory store snapshot: ${String(err)}`));
       mkdirSync(dirname(opts.snapshotPath), { recursive: true });
@@ -157,7 +162,8 @@ export class MemoryStore implements Store {
   }
 
   async getBalance(orgId: string): Promise<BalanceView> {
-    const credit = this.#s.creditOf(orgId);
+    const credit = this.#s.credit.get(orgId);
+    if (credit === undefined) return { balance: 0, held: 0 };
     credit.purge(Date.now());
     return { balance: credit.balance, held: credit.held };
   }
@@ -183,7 +189,7 @@ export class MemoryStore implements Store {
     const settled = book?.byRequest.has(req.requestId) ?? false;
     const spentOf = (b: BudgetScope): NanoUsd => book?.spent(b.source, b.id) ?? 0;
     const credit = this.#s.creditOf(req.orgId);
-    return credit.hold(req.requestId, req.amount, req.now, req.ttlMs, req.budgets, spentOf, settled);
+    return credit.hold(req.requestId, req.amount, req.now, Math.ceil(req.ttlMs), req.budgets, spentOf, settled);
   }
 
   async releaseHold(orgId: string, requestId: string): Promise<void> {
@@ -194,8 +200,10 @@ export class MemoryStore implements Store {
   async settle(entries: SettlementEntry[]): Promise<string[]> {
     entries.forEach(validateEntry);
     const applied: string[] = [];
+    const touched = new Set<OrgBook>();
     for (const e of entries) {
       const book = this.#s.bookOf(e.orgId);
+      touched.add(book);
       if (book.byRequest.has(e.requestId)) continue;
       const credit = this.#s.creditOf(e.orgId);
       credit.release(e.requestId);
@@ -209,12 +217,13 @@ export class MemoryStore implements Store {
       book.append(entry);
       applied.push(e.requestId);
     }
+    for (const book of touched) book.trim();
     if (applied.length > 0) this.#save(LAZY_SAVE_MS);
     return applied;
   }
 
   async listLedger(orgId: string, opts?: { limit?: number; sinceMs?: number }): Promise<LedgerEntry[]> {
-    const limit = ledgerLimit(opts);
+    const limit = ledgerLimit(opts, this.#s.ledgerCap);
     const since = opts?.sinceMs ?? Number.NEGATIVE_INFINITY;
     const out: LedgerEntry[] = [];
     const book = this.#s.books.get(orgId);

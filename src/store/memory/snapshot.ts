@@ -3,13 +3,14 @@
  * mid-write leaves the previous snapshot intact. Holds, windows and leases are deliberately absent: they
  * expire within minutes and a restart is allowed to forget them.
  */
+import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { Packr } from 'msgpackr';
 import type { KeyRecord, LedgerEntry, OrgRecord, SpendGroup, TeamRecord } from '../contract.js';
 import type { Counter } from './ledger.js';
 
-export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_VERSION = 2;
 
 export interface SnapshotData {
   v: number;
@@ -18,14 +19,22 @@ export interface SnapshotData {
   keys: KeyRecord[];
   credits: { orgId: string; balance: number; topUps: string[] }[];
   spend: { orgId: string; group: SpendGroup; value: string; counter: Counter }[];
-  /** Every settled entry of an org, in settlement order (the lookup is uncapped; the list keeps the tail). */
-  ledger: { orgId: string; entries: LedgerEntry[] }[];
+  /**
+   * Each org's ledger, oldest first, as msgpack-encoded arrays of entries (see OrgBook); the first `trimmed`
+   * entries of the first chunk are beyond the cap and not restored.
+   */
+  ledger: { orgId: string; trimmed: number; chunks: Uint8Array[] }[];
   /** kv entries without TTL: [key, JSON text]. */
   kv: [string, string][];
 }
 
 // Plain maps/arrays only (no records extension) so the file stays readable by any msgpack decoder.
-const packr = new Packr({ useRecords: false, mapsAsObjects: true });
+export const snapshotPackr = new Packr({ useRecords: false, mapsAsObjects: true });
+const packr = snapshotPackr;
+
+export function unpackEntries(chunk: Uint8Array): LedgerEntry[] {
+  return packr.unpack(chunk) as LedgerEntry[];
+}
 
 export function readSnapshot(path: string): SnapshotData | null {
   if (!existsSync(path)) return null;
@@ -44,7 +53,6 @@ export class SnapshotWriter {
   #timer: NodeJS.Timeout | null = null;
   #due = Number.POSITIVE_INFINITY;
   #chain: Promise<void> = Promise.resolve();
-  #seq = 0;
 
   constructor(path: string, produce: () => SnapshotData, onError: (err: unknown) => void) {
     this.#path = path;
@@ -81,7 +89,7 @@ export class SnapshotWriter {
 
   async #write(): Promise<void> {
     const bytes = packr.pack(this.#produce());
-    const tmp = `${this.#path}.${process.pid}.${++this.#seq}.tmp`;
+    const tmp = `${this.#path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     const fh = await open(tmp, 'w', 0o600);
     try {
       await fh.writeFile(bytes);

@@ -9,7 +9,7 @@ import { OrgCredit } from './holds.js';
 import { KvSpace } from './kv.js';
 import { OrgBook } from './ledger.js';
 import { Limiter } from './limiter.js';
-import { SNAPSHOT_VERSION, type SnapshotData } from './snapshot.js';
+import { SNAPSHOT_VERSION, snapshotPackr, unpackEntries, type SnapshotData } from './snapshot.js';
 
 export class MemoryState {
   readonly orgs = new Map<string, OrgRecord>();
@@ -20,6 +20,11 @@ export class MemoryState {
   readonly books = new Map<string, OrgBook>();
   readonly limiter = new Limiter();
   readonly kv = new KvSpace();
+  readonly ledgerCap: number;
+
+  constructor(ledgerCap: number) {
+    this.ledgerCap = ledgerCap;
+  }
 
   teamsOf(orgId: string): Map<string, TeamRecord> {
     return getOr(this.teams, orgId, () => new Map());
@@ -34,7 +39,7 @@ export class MemoryState {
   }
 
   bookOf(orgId: string): OrgBook {
-    return getOr(this.books, orgId, () => new OrgBook());
+    return getOr(this.books, orgId, () => new OrgBook(this.ledgerCap));
   }
 
   toSnapshot(): SnapshotData {
@@ -52,7 +57,7 @@ export class MemoryState {
       for (const [group, byValue] of book.spend) {
         for (const [value, counter] of byValue) data.spend.push({ orgId, group, value, counter });
       }
-      data.ledger.push({ orgId, entries: [...book.byRequest.values()] });
+      data.ledger.push({ orgId, ...book.packChunks(snapshotPackr) });
     }
     return data;
   }
@@ -72,7 +77,10 @@ export class MemoryState {
     for (const s of data.spend) this.bookOf(s.orgId).restoreCounter(s.group, s.value, s.counter);
     for (const l of data.ledger) {
       const book = this.bookOf(l.orgId);
-      for (const e of l.entries) book.append(e);
+      l.chunks.forEach((chunk, i) => {
+        for (const e of unpackEntries(chunk).slice(i === 0 ? l.trimmed : 0)) book.append(e);
+      });
+      book.trim();
     }
     this.kv.restore(data.kv);
   }

@@ -91,13 +91,21 @@ export class SlidingWindow {
 
 export class LeaseSet {
   readonly #leases = new Map<string, number>();
+  /** A lower bound of the earliest expiry: purging before it would find nothing. */
+  #next = Number.POSITIVE_INFINITY;
 
   get size(): number {
     return this.#leases.size;
   }
 
   purge(now: number): void {
-    for (const [rid, expiry] of this.#leases) if (expiry <= now) this.#leases.delete(rid);
+    if (now < this.#next) return;
+    let next = Number.POSITIVE_INFINITY;
+    for (const [rid, expiry] of this.#leases) {
+      if (expiry <= now) this.#leases.delete(rid);
+      else next = Math.min(next, expiry);
+    }
+    this.#next = next;
   }
 
   earliestExpiry(): number | undefined {
@@ -114,6 +122,7 @@ export class LeaseSet {
 
   take(rid: string, expiry: number): void {
     this.#leases.set(rid, expiry);
+    this.#next = Math.min(this.#next, expiry);
   }
 
   release(rid: string): void {

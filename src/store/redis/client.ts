@@ -14,10 +14,12 @@ export interface RedisConnectOptions {
   commandTimeoutMs?: number;
   /** How long createStore waits for the first connection before giving up. */
   connectTimeoutMs?: number;
+  /** Ledger entries (and settle idempotency markers) kept per org; default LEDGER_CAP. */
+  ledgerCap?: number;
 }
 
 /** Reply errors that mean "the server cannot serve right now", as opposed to a bug in a command. */
-const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS)\b/;
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS|OOM)\b/;
 
 /** Maps a connection, timeout or transient server error to StoreUnavailableError; other errors pass through. */
 export function toStoreError(err: unknown): unknown {

@@ -47,10 +47,12 @@ export class RedisStore implements Store {
   readonly kind = 'redis' as const;
   readonly #redis: Redis;
   readonly #scripts: Scripts;
+  readonly #ledgerCap: number;
 
-  private constructor(redis: Redis, scripts: Scripts) {
+  private constructor(redis: Redis, scripts: Scripts, ledgerCap: number) {
     this.#redis = redis;
     this.#scripts = scripts;
+    this.#ledgerCap = ledgerCap;
   }
 
   /** Connects (bounded by connectTimeoutMs) and loads every script once, which also checks its syntax. */
@@ -66,7 +68,7 @@ export class RedisStore implements Store {
       redis.disconnect();
       throw toStoreError(err);
     }
-    return new RedisStore(redis, scripts);
+    return new RedisStore(redis, scripts, opts.ledgerCap ?? LEDGER_CAP);
   }
 
   // --- organizations, teams -----------------------------------------------------------------------------
@@ -185,7 +187,7 @@ export class RedisStore implements Store {
     const applied = new Set<string>();
     await Promise.all(
       [...byOrg].map(async ([orgId, batch]) => {
-        const args: ScriptArg[] = [LEDGER_CAP];
+        const args: ScriptArg[] = [this.#ledgerCap];
         for (const e of batch) args.push(JSON.stringify(settleInstruction(e)), JSON.stringify(e));
         for (const rid of strings(await this.#run('settle', orgId, args))) applied.add(`${orgId}\u0000${rid}`);
       }),
@@ -194,14 +196,15 @@ export class RedisStore implements Store {
   }
 
   async listLedger(orgId: string, opts?: { limit?: number; sinceMs?: number }): Promise<LedgerEntry[]> {
-    const limit = ledgerLimit(opts);
+    const limit = ledgerLimit(opts, this.#ledgerCap);
     const since = opts?.sinceMs ?? Number.NEGATIVE_INFINITY;
     const out: LedgerEntry[] = [];
-    for (let start = 0; out.length < limit && start < LEDGER_CAP; start += LEDGER_PAGE) {
+    for (let start = 0; out.length < limit && start < this.#ledgerCap; start += LEDGER_PAGE) {
       const page = await this.#do(() => this.#redis.lrange(K.ledger(orgId), start, start + LEDGER_PAGE - 1));
-      for (const json of page) {
-        const e = JSON.parse(json) as LedgerEntry;
-        if (e.at >= since && out.length < limit) out.push(e);
+      const jsons = page.length === 0 ? [] : await this.#do(() => this.#redis.hmget(K.ledgerIndex(orgId), ...page));
+      for (const json of jsons) {
+        const e = json === null ? null : (JSON.parse(json) as LedgerEntry);
+        if (e !== null && e.at >= since && out.length < limit) out.push(e);
       }
       if (page.length < LEDGER_PAGE) break;
     }

@@ -115,20 +115,21 @@ for i = 0, n - 1 do
   end
 end
 
-local keepMs = WINDOW + 1000
+-- Window keys vanish a little after their newest entry leaves the window (idle scopes cost nothing).
+local idleMs = WINDOW + 1000
 for _, s in ipairs(scopes) do
   if s.rpm then
     redis.call('ZADD', s.b .. ':r', now, rid)
-    keep(s.b .. ':r', keepMs)
+    redis.call('PEXPIRE', s.b .. ':r', idleMs)
   end
   if s.tpm then
     local old = tonumber(redis.call('HGET', s.b .. ':tt', rid) or '0')
     redis.call('ZADD', s.b .. ':tz', now, rid)
-    redis.call('HSET', s.b .. ':tt', rid, tokens)
+    redis.call('HSET', s.b .. ':tt', rid, ARGV[4])
     redis.call('INCRBY', s.b .. ':ts', istr(tokens - old))
-    keep(s.b .. ':tz', keepMs)
-    keep(s.b .. ':tt', keepMs)
-    keep(s.b .. ':ts', keepMs)
+    for _, suffix in ipairs({':tz', ':tt', ':ts'}) do
+      redis.call('PEXPIRE', s.b .. suffix, idleMs)
+    end
   end
   if s.conc then
     redis.call('ZADD', s.b .. ':l', now + leaseTtl, rid)

@@ -6,7 +6,8 @@
 --   instruction JSON {rid, cost, it, ot, tok, sp = [[group, value]...], sc = [[source, id]...]}
 --   ledger JSON of the entry without balanceAfter (spliced in here so no number goes through cjson.encode)
 -- p:sp:<group> HASH  c:<value> cost, r:<value> requests, i:<value> input tokens, o:<value> output tokens
--- p:ledger LIST newest first; p:ledidx HASH requestId -> ledger JSON (also the idempotency marker)
+-- p:ledger LIST of request ids, newest first; p:ledidx HASH requestId -> ledger JSON. Both keep the newest
+-- `cap` entries; ledidx is also the idempotency marker, so a request id is applied once within that window.
 -- Returns the request ids newly applied.
 --#include util
 --#include holds
@@ -39,12 +40,16 @@ for i = 2, #ARGV, 2 do
     end
     local json = ARGV[i + 1]
     local full = string.sub(json, 1, -2) .. ',"balanceAfter":' .. istr(bal) .. '}'
-    redis.call('LPUSH', ledger, full)
+    redis.call('LPUSH', ledger, e.rid)
     redis.call('HSET', idx, e.rid, full)
     applied[#applied + 1] = e.rid
   end
 end
-if #applied > 0 then
+if #applied > 0 and redis.call('LLEN', ledger) > cap then
+  local old = redis.call('LRANGE', ledger, cap, -1)
+  for i = 1, #old, 500 do
+    redis.call('HDEL', idx, unpack(old, i, math.min(i + 499, #old)))
+  end
   redis.call('LTRIM', ledger, 0, cap - 1)
 end
 return applied

@@ -1,0 +1,61 @@
+/** Contract cases: kv with TTL, fixed-window hit counters, ping. */
+import { expect, it } from 'vitest';
+import type { Store } from '../../src/store/contract.js';
+import { uid } from './store-fixtures.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until just after a multiple of windowMs so a short burst of hits lands in one window. */
+async function alignToWindow(windowMs: number): Promise<void> {
+  await sleep(windowMs - (Date.now() % windowMs) + 2);
+}
+
+export function kvCases(get: () => Store): void {
+  it('stores JSON values, returns copies, overwrites and deletes', async () => {
+    const store = get();
+    const k = uid('session');
+    const value = { user: 'u1', roles: ['admin'], n: 12.5, nested: { ok: true, none: null } };
+    expect(await store.kvGet(k)).toBeNull();
+    await store.kvSet(k, value);
+    const read = await store.kvGet<typeof value>(k);
+    expect(read).toEqual(value);
+    if (read !== null) read.roles.push('mutated');
+    expect(await store.kvGet(k)).toEqual(value);
+    await store.kvSet(k, 'plain string');
+    expect(await store.kvGet(k)).toBe('plain string');
+    await store.kvDel(k);
+    await store.kvDel(k);
+    expect(await store.kvGet(k)).toBeNull();
+  });
+
+  it('expires a value after its TTL, and a later set without TTL keeps it', async () => {
+    const store = get();
+    const short = uid('kv');
+    const kept = uid('kv');
+    await store.kvSet(short, 1, 80);
+    await store.kvSet(kept, 2, 80);
+    await store.kvSet(kept, 3);
+    expect(await store.kvGet(short)).toBe(1);
+    await sleep(160);
+    expect(await store.kvGet(short)).toBeNull();
+    expect(await store.kvGet(kept)).toBe(3);
+  });
+
+  it('counts hits per key in a fixed window and starts again in the next window', async () => {
+    const store = get();
+    const a = uid('webhook-reg');
+    const b = uid('webhook-reg');
+    await alignToWindow(500);
+    expect(await store.hit(a, 500)).toBe(1);
+    expect(await store.hit(a, 500)).toBe(2);
+    expect(await store.hit(b, 500)).toBe(1);
+    expect(await store.hit(a, 500)).toBe(3);
+    await alignToWindow(500);
+    expect(await store.hit(a, 500)).toBe(1);
+    expect(await store.hit(b, 500)).toBe(1);
+  });
+
+  it('answers ping', async () => {
+    expect(await get().ping(500)).toBe(true);
+  });
+}
