@@ -18,7 +18,7 @@ guard-model: compile
 compile: deps
 	npx tsc -p tsconfig.json
 
-build: compile
+build: compile guard-model
 
 run: build
 	node dist/src/main.js

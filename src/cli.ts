@@ -1,5 +1,8 @@
 #!/usr/bin/env node
+import { loadConfig } from './config/load.js';
+import { runAdminCli } from './dashboard/cli-commands.js';
 import { main } from './main.js';
+import { createStore } from './store/index.js';
 import { runSimCli } from './sim/cli.js';
 
 /** `svc <command>`: serve (default) | sim. Operator commands call the same code paths as the API. */
@@ -13,8 +16,20 @@ async function cli(argv: string[]): Promise<void> {
     case 'sim':
       await runSimCli(rest);
       return;
+    case 'admin': {
+      // Same service code as the dashboard API. On the embedded store, run it while the gateway is stopped.
+      const config = loadConfig();
+      const store = await createStore(
+        config.store.kind === 'redis'
+          ? { kind: 'redis', url: config.store.url, commandTimeoutMs: config.store.commandTimeoutMs }
+          : { kind: 'memory', snapshotPath: config.store.snapshotPath },
+      );
+      const code = await runAdminCli(rest, store, (s) => process.stdout.write(s + '\n'), { serviceName: config.serviceName });
+      await store.close();
+      return process.exit(code);
+    }
     default:
-      process.stderr.write(`usage: svc [serve|sim --port N]\nunknown command: ${cmd}\n`);
+      process.stderr.write(`usage: svc [serve | sim --port N | admin <org|user|key|credits|spend> ...]\nunknown command: ${cmd}\n`);
       process.exit(2);
   }
 }

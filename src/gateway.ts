@@ -4,7 +4,14 @@ import { GatewayError } from './errors/gateway-error.js';
 import { Logger } from './obs/logger.js';
 import { Metrics } from './obs/metrics.js';
 import { Authenticator } from './pipeline/authenticate.js';
-import { chatCompletionsHandler } from './pipeline/chat-handler.js';
+import { countTokensHandler } from './pipeline/count-tokens-handler.js';
+import { canonicalFrontEnd, chatFrontEnd } from './pipeline/front-ends.js';
+import { inferenceHandler } from './pipeline/inference-handler.js';
+import { chatFormat } from './formats/chat-completions/index.js';
+import { completionsFormat } from './formats/completions/index.js';
+import { messagesFormat } from './formats/messages/index.js';
+import { responsesFormat } from './formats/responses/index.js';
+import { EndpointHealth } from './routing/health.js';
 import type { GatewayDeps } from './pipeline/deps.js';
 import { listModelsHandler, modelDetailHandler } from './pipeline/models-handler.js';
 import { WorkerPool } from './pool/pool.js';
@@ -48,7 +55,7 @@ export async function startGateway(
 ): Promise<Gateway> {
   const log = opts.logger ?? new Logger(config.log.level, config.log.json);
   const metrics = new Metrics();
-  let catalog = new Catalog(config.models);
+  let catalog = new Catalog(config.models, config.aliases);
   const pool = new WorkerPool(config.workers);
   const settlement = new SettlementQueue(store, config.settlement, log, () => metrics.settlementFailures.inc());
   metrics.gauges.push(() => `# HELP svc_settlement_pending Settlement entries queued.\n# TYPE svc_settlement_pending gauge\nsvc_settlement_pending ${settlement.pending}`);
@@ -56,6 +63,7 @@ export async function startGateway(
     config,
     store,
     catalog: () => catalog,
+    health: new EndpointHealth(config.health),
     pool,
     auth: new Authenticator(store, config.keyCacheTtlMs),
     agent: createUpstreamAgent(config.upstream),
@@ -65,6 +73,7 @@ export async function startGateway(
     env: opts.env ?? process.env,
   };
   const thresholds = await resolveThresholds(config, pool, log);
+  const th = (): Record<GuardCategory, number> => thresholds;
   let server: RunningServer | null = null;
   server = await startServer({
     host: config.host,
@@ -77,7 +86,23 @@ export async function startGateway(
       res.send(500, { 'content-type': 'application/json' }, JSON.stringify(ge.toBody()));
     },
     routes: [
-      { method: 'POST', pattern: '/v1/chat/completions', handler: chatCompletionsHandler(deps, () => thresholds) },
+      { method: 'POST', pattern: '/v1/chat/completions', handler: inferenceHandler(deps, th, chatFrontEnd(chatFormat)) },
+      {
+        method: 'POST',
+        pattern: '/v1/completions',
+        handler: inferenceHandler(deps, th, canonicalFrontEnd('/v1/completions', 'completions', completionsFormat)),
+      },
+      {
+        method: 'POST',
+        pattern: '/v1/responses',
+        handler: inferenceHandler(deps, th, canonicalFrontEnd('/v1/responses', 'responses', responsesFormat)),
+      },
+      {
+        method: 'POST',
+        pattern: '/v1/messages',
+        handler: inferenceHandler(deps, th, canonicalFrontEnd('/v1/messages', 'messages', messagesFormat, true)),
+      },
+      { method: 'POST', pattern: '/v1/messages/count_tokens', handler: countTokensHandler(deps) },
       { method: 'GET', pattern: '/v1/models', handler: listModelsHandler(deps) },
       { method: 'GET', pattern: '/v1/models/*', handler: modelDetailHandler(deps) },
       {

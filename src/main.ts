@@ -3,6 +3,7 @@ import { ConfigError } from './config/fields.js';
 import { needsSimulator, seedDev, simulatedCatalog } from './dev/bootstrap.js';
 import { startGateway } from './gateway.js';
 import { Logger } from './obs/logger.js';
+import { dashboardOptionsFromEnv, startDashboard } from './dashboard/index.js';
 import { Catalog } from './routing/catalog.js';
 import { watchCatalog } from './routing/reload.js';
 import { startSimulator, type Simulator } from './sim/server.js';
@@ -34,6 +35,9 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   }
   const gw = await startGateway(config, store, { env, logger: log });
   const dev = config.dev.bootstrap ? await seedDev(store, config) : null;
+  const dashOpts = dashboardOptionsFromEnv(env, { host: config.host, port: config.dashboardPort });
+  const dash = await startDashboard({ config, store, logger: log }, dashOpts);
+  gw.deps.settlement.onFlushed = (batch) => dash.services.notices.afterSettlement(batch);
   const simUrl = sim?.url;
   const watcher = env.SVC_CONFIG
     ? await watchCatalog({
@@ -42,7 +46,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
         intervalMs: config.catalogReloadMs,
         log,
         transform: (models) => (simUrl ? simulatedCatalog(models, env, simUrl).models : models),
-        apply: (models) => gw.setCatalog(new Catalog(models)),
+        apply: (models) => gw.setCatalog(new Catalog(models, config.aliases)),
       })
     : null;
 
@@ -51,6 +55,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     '',
     `svc gateway ready`,
     `  inference   http://${config.host}:${gw.port}  (POST /v1/chat/completions, GET /v1/models, /metrics, /healthz)`,
+    `  dashboard   http://${config.host}:${dash.port}  (/api/auth, /api/keys, /api/credits, /api/spend, /api/webhooks, /api/notification-channels; origin ${dashOpts.origin})`,
     `  store       ${config.store.kind === 'redis' ? `redis ${config.store.url.replace(/\/\/[^@]*@/, '//***@')}` : `memory (snapshot ${config.store.snapshotPath ?? 'off'})`}`,
     `  providers   ${providers.join(', ')}`,
     `  models      ${config.models.length} (${simulated.length} served by the built-in simulator${sim ? ` at ${sim.url}` : ''})`,
@@ -73,6 +78,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     stopping = true;
     log.info('shutting down', { signal });
     watcher?.stop();
+    await dash.close();
     await gw.close();
     await store.close();
     await sim?.close();

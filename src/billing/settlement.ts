@@ -12,6 +12,8 @@ export class SettlementQueue {
   #flushing: Promise<void> | null = null;
   #backoffMs = 0;
   #closed = false;
+  /** Called with every batch the store accepted (budget and low-balance notices hook in here). */
+  onFlushed: ((batch: readonly SettlementEntry[]) => Promise<void> | void) | null = null;
 
   constructor(
     private readonly store: Store,
@@ -53,6 +55,7 @@ export class SettlementQueue {
       try {
         await this.store.settle(batch);
         this.#backoffMs = 0;
+        this.#notify(batch);
       } catch (e) {
         if (!(e instanceof StoreUnavailableError)) {
           await this.#isolate(batch, e);
@@ -70,6 +73,13 @@ export class SettlementQueue {
         return;
       }
     }
+  }
+
+  #notify(batch: readonly SettlementEntry[]): void {
+    if (!this.onFlushed) return;
+    Promise.resolve(this.onFlushed(batch)).catch((e: unknown) =>
+      this.log.warn('post-settlement hook failed', { error: (e as Error).message }),
+    );
   }
 
   /**

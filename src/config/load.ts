@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_CATALOG } from '../routing/demo-catalog.js';
+import { DEMO_ALIASES, DEMO_CATALOG } from '../routing/demo-catalog.js';
 import { ConfigError, FieldReader, type Json, type JsonObject } from './fields.js';
-import { readModels } from './models.js';
+import { readAliases, readModels } from './models.js';
 import { GUARD_CATEGORIES, type GatewayConfig, type GuardCategory } from './schema.js';
 
 function parseFile(path: string): JsonObject {
@@ -88,7 +88,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
   const workers = sub('workers');
   const upstream = sub('upstream');
   const limits = sub('limits');
+  const health = sub('health');
 
+  const models = readModels(r, top.models as Json | undefined, 'models', DEMO_CATALOG);
   const config: GatewayConfig = {
     serviceName: r.str(top, 'serviceName', 'config', 'svc'),
     host: r.str(top, 'host', 'config', '0.0.0.0'),
@@ -97,7 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
     maxBodyBytes: r.int(top, 'maxBodyBytes', 'config', 4 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     maxJsonDepth: r.int(top, 'maxJsonDepth', 'config', 64, 4, 1024),
     store,
-    models: readModels(r, top.models as Json | undefined, 'models', DEMO_CATALOG),
+    models,
+    aliases: readAliases(r, top.aliases as Json | undefined, 'aliases', top.models === undefined ? DEMO_ALIASES : [], models),
     defaultFallbacks: r.strList(top, 'defaultFallbacks', 'config', []),
     guardrails: {
       mode: r.oneOf(guardRaw, 'mode', 'guardrails', 'enforce', ['enforce', 'monitor', 'off'] as const),
@@ -112,6 +115,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
       flushMs: r.int(settlement, 'flushMs', 'settlement', 50, 1, 60_000),
     },
     keyCacheTtlMs: r.int(top, 'keyCacheTtlMs', 'config', 5_000, 0, 3_600_000),
+    health: {
+      alpha: r.num(health, 'alpha', 'health', 0.3, 0.01, 1),
+      failureThreshold: r.int(health, 'failureThreshold', 'health', 3, 1, 1000),
+      cooldownMs: r.int(health, 'cooldownMs', 'health', 30_000, 10, 3_600_000),
+      probeIntervalMs: r.int(health, 'probeIntervalMs', 'health', 15_000, 10, 3_600_000),
+    },
     catalogReloadMs: r.int(top, 'catalogReloadMs', 'config', 10_000, 50, 60_000),
     limits: {
       userRpm: limits.userRpm === undefined ? null : r.int(limits, 'userRpm', 'limits', 0, 1),

@@ -1,4 +1,4 @@
-import type { EndpointConfig, ModelConfig, ModelPricing } from './schema.js';
+import type { AliasConfig, AutoTier, EndpointConfig, ModelConfig, ModelPricing } from './schema.js';
 import type { FieldReader, Json } from './fields.js';
 
 const MAX_PRICE_PER_MTOK = 10_000;
@@ -77,5 +77,41 @@ export function readModels(r: FieldReader, raw: Json | undefined, path: string, 
       pricing: readPricing(r, o.pricing === undefined ? {} : o.pricing, `${p}.pricing`),
       endpoints,
     };
+  });
+}
+
+const TIERS: readonly AutoTier[] = ['simple', 'tools', 'long', 'reasoning'];
+
+/** Validates router aliases: every referenced model must exist; alias ids must not shadow models. */
+export function readAliases(r: FieldReader, raw: Json | undefined, path: string, def: AliasConfig[], models: ModelConfig[]): AliasConfig[] {
+  const list = raw === undefined ? def : raw;
+  if (!Array.isArray(list)) {
+    r.problems.push(`${path}: expected an array of aliases`);
+    return def;
+  }
+  const ids = new Set(models.map((m) => m.id));
+  const known = (id: string, p: string): void => {
+    if (!ids.has(id)) r.problems.push(`${p}: unknown model ${JSON.stringify(id)}`);
+  };
+  return (list as (Json | AliasConfig)[]).map((a, i) => {
+    const p = `${path}[${i}]`;
+    const o = r.obj(a as Json, p);
+    const id = r.str(o, 'id', p, '');
+    if (ids.has(id)) r.problems.push(`${p}.id: ${JSON.stringify(id)} is also a model id`);
+    const kind = r.oneOf(o, 'kind', p, 'fastest', ['fastest', 'auto'] as const);
+    if (kind === 'fastest') {
+      const fam = r.strList(o, 'models', p, []);
+      if (fam.length === 0) r.problems.push(`${p}.models: at least one model`);
+      fam.forEach((m, j) => known(m, `${p}.models[${j}]`));
+      return { id, kind, models: fam };
+    }
+    const t = r.obj(o.tiers, `${p}.tiers`);
+    const tiers = {} as Record<AutoTier, string[]>;
+    for (const tier of TIERS) {
+      tiers[tier] = r.strList(t, tier, `${p}.tiers`, []);
+      if (tiers[tier].length === 0) r.problems.push(`${p}.tiers.${tier}: at least one model`);
+      tiers[tier].forEach((m, j) => known(m, `${p}.tiers.${tier}[${j}]`));
+    }
+    return { id, kind, tiers };
   });
 }

@@ -39,6 +39,18 @@ export interface ModelConfig {
   endpoints: EndpointConfig[];
 }
 
+/** Tiers of the svc/auto smart router (workers/classify.ts decides the tier of a prompt). */
+export type AutoTier = 'simple' | 'tools' | 'long' | 'reasoning';
+
+/**
+ * Router aliases. `fastest`: the lowest-latency healthy endpoint among the family's models. `auto`: a model
+ * of the prompt's tier (cheapest first), within the organization's price ceiling; fallbacks only to models
+ * costing the same or less.
+ */
+export type AliasConfig =
+  | { id: string; kind: 'fastest'; models: string[] }
+  | { id: string; kind: 'auto'; tiers: Record<AutoTier, string[]> };
+
 export const GUARD_CATEGORIES = [
   'prompt_injection',
   'hate',
@@ -77,6 +89,7 @@ export interface GatewayConfig {
   maxJsonDepth: number;
   store: StoreConfig;
   models: ModelConfig[];
+  aliases: AliasConfig[];
   /** Organization default fallback chains are per org in the Store; this is the default for new orgs. */
   defaultFallbacks: string[];
   guardrails: GuardrailConfig;
@@ -84,6 +97,8 @@ export interface GatewayConfig {
   leases: { ttlMs: number };
   settlement: { batchSize: number; flushMs: number };
   keyCacheTtlMs: number;
+  /** Endpoint health: EWMA weight, breaker threshold and cool-down, exploratory probe interval. */
+  health: { alpha: number; failureThreshold: number; cooldownMs: number; probeIntervalMs: number };
   /** How often each node polls SVC_CONFIG for catalog changes (ms). */
   catalogReloadMs: number;
   /** Per end-user (`user` field) ceilings applied within each key; null = none. */

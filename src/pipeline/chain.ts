@@ -2,56 +2,57 @@ import type { EndpointConfig, ModelConfig } from '../config/schema.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ProviderAdapter } from '../providers/adapter.js';
 import { adapterFor } from '../providers/registry.js';
-import type { Catalog } from '../routing/catalog.js';
-import type { KeyRecord } from '../store/contract.js';
+import { endpointKey, type EndpointHealth } from '../routing/health.js';
 
 /** One place a request may be sent: a model's endpoint, with its index in the routing chain. */
 export interface Candidate {
-  /** 0 = the requested model; n = svc_fallbacks / org fallback entry n. */
+  /** 0 = the requested model (or alias family); n = fallback entry n. */
   chainIndex: number;
   model: ModelConfig;
   endpoint: EndpointConfig;
   adapter: ProviderAdapter;
+  /** Health key of the endpoint. */
+  key: string;
 }
 
 export const MAX_PROVIDER_CALLS = 3;
 
 /**
- * The routing chain: the requested model's endpoints (decision 6: a concrete id may move between endpoints
- * of the same model), then each fallback model's endpoints. Fallbacks come from svc_fallbacks (replacing
- * the org list) or the organization's default list; each must be routable by the key.
+ * Orders one chain entry's endpoints: healthy ones by latency estimate (unmeasured first), one stale
+ * endpoint first as an exploratory probe (so recovery is noticed), open breakers left out.
  */
-export function buildChain(
-  catalog: Catalog,
-  key: KeyRecord,
-  primary: ModelConfig,
-  requestFallbacks: string[] | null,
-  orgFallbacks: string[],
-): Candidate[] {
-  const models: ModelConfig[] = [primary];
-  if (requestFallbacks) {
-    for (const id of requestFallbacks) {
-      const m = catalog.routable(id, key);
-      if (!m) {
-        throw new GatewayError('fallback_not_allowed', { message: `Fallback model not routable by this key: ${id}` });
-      }
-      models.push(m);
-    }
-  } else {
-    for (const id of orgFallbacks) {
-      const m = catalog.routable(id, key);
-      if (m && m.id !== primary.id) models.push(m);
-    }
+function rank(cands: Candidate[], health: EndpointHealth): Candidate[] {
+  const open = cands.filter((c) => !health.available(c.key));
+  const avail = cands.filter((c) => health.available(c.key));
+  avail.sort((a, b) => health.estimate(a.key) - health.estimate(b.key));
+  const stale = avail.find((c) => health.stale(c.key));
+  if (stale && avail[0] !== stale) {
+    health.claimProbe(stale.key);
+    avail.splice(avail.indexOf(stale), 1);
+    avail.unshift(stale);
   }
+  return avail.length > 0 ? avail : open.length === cands.length ? [] : avail;
+}
+
+/**
+ * The routing chain: entry 0 is the requested model (a concrete id may move between its own endpoints,
+ * ARCHITECTURE decision 6) or an alias family; entries 1.. are fallback models. Each entry's endpoints are
+ * ranked by health.
+ */
+export function buildChain(entries: ModelConfig[][], health: EndpointHealth): Candidate[] {
   const chain: Candidate[] = [];
-  models.forEach((model, chainIndex) => {
-    for (const endpoint of model.endpoints) {
-      const adapter = adapterFor(endpoint.provider);
-      if (adapter?.capabilities.chatPassthrough) chain.push({ chainIndex, model, endpoint, adapter });
+  entries.forEach((models, chainIndex) => {
+    const cands: Candidate[] = [];
+    for (const model of models) {
+      for (const endpoint of model.endpoints) {
+        const adapter = adapterFor(endpoint.provider);
+        if (adapter) cands.push({ chainIndex, model, endpoint, adapter, key: endpointKey(endpoint) });
+      }
     }
+    chain.push(...rank(cands, health));
   });
   if (chain.length === 0) {
-    throw new GatewayError('service_unavailable', { message: `No provider adapter can serve ${primary.id} yet.` });
+    throw new GatewayError('service_unavailable', { message: 'No healthy provider endpoint can serve this model right now.' });
   }
   return chain;
 }

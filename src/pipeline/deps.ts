@@ -5,6 +5,7 @@ import type { Logger } from '../obs/logger.js';
 import type { Metrics } from '../obs/metrics.js';
 import type { WorkerPool } from '../pool/pool.js';
 import type { Catalog } from '../routing/catalog.js';
+import type { EndpointHealth } from '../routing/health.js';
 import type { Store } from '../store/contract.js';
 import type { Authenticator } from './authenticate.js';
 
@@ -14,6 +15,7 @@ export interface GatewayDeps {
   store: Store;
   /** Current catalog (hot reload swaps it). */
   catalog(): Catalog;
+  health: EndpointHealth;
   pool: WorkerPool;
   auth: Authenticator;
   agent: Agent;

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { UpstreamHttpRequest } from '../providers/adapter.js';
@@ -37,6 +38,8 @@ export async function execute(
       continue;
     }
     st.attempts++;
+    deps.health.begin(candidate.key);
+    const sentAt = performance.now();
     const result = await sendUpstream(deps.agent, {
       ...upstream,
       signal,
@@ -45,6 +48,7 @@ export async function execute(
     if (!result.ok) {
       deps.metrics.upstreamAttempts.inc({ provider: adapter.name, outcome: result.failure.kind });
       if (result.failure.kind === 'aborted') break;
+      if (result.failure.kind === 'connect') deps.health.failure(candidate.key);
       if (result.failure.kind === 'timeout') {
         // Not a connect-phase failure: the provider may be working on it, so no failover.
         throw new GatewayError('upstream_timeout', { message: `${candidate.model.id}: ${result.failure.message}` });
@@ -55,6 +59,7 @@ export async function execute(
     const status = result.response.statusCode;
     deps.metrics.upstreamAttempts.inc({ provider: adapter.name, outcome: String(status) });
     if (status >= 200 && status < 300) {
+      deps.health.success(candidate.key, performance.now() - sentAt);
       st.routing = candidate.chainIndex === 0 ? 'direct' : `fallback:${candidate.chainIndex}`;
       st.servedModel = candidate.model.id;
       return { candidate, response: result.response };
@@ -62,6 +67,7 @@ export async function execute(
     const text = (await readAll(result.response.body, 1024 * 1024).catch(() => Buffer.alloc(0))).toString('utf8');
     const mapped = adapter.mapError(status, text);
     if (!adapter.mayFailOver(status)) throw mapped;
+    deps.health.failure(candidate.key);
     lastError = mapped;
   }
   if (signal.aborted) throw new GatewayError('service_unavailable', { message: 'Client disconnected.' });

@@ -22,7 +22,12 @@ export function listModelsHandler(deps: GatewayDeps): Handler {
     const st = new RequestState(req);
     try {
       st.principal = await deps.auth.authenticate(req, LIST_ROUTE);
-      const data = deps.catalog().visible(st.principal.key).map(Catalog.view);
+      const catalog = deps.catalog();
+      const created = Math.min(...catalog.models.map((m) => m.created));
+      const data = [
+        ...catalog.visible(st.principal.key).map(Catalog.view),
+        ...catalog.visibleAliases(st.principal.key).map((a) => Catalog.aliasView(a, created)),
+      ];
       st.status = 200;
       res.send(200, unmetered(st), JSON.stringify({ object: 'list', data }));
     } catch (err) {
@@ -49,6 +54,14 @@ export function modelDetailHandler(deps: GatewayDeps): Handler {
         throw new GatewayError('model_not_found', { message: 'Malformed model id.' });
       }
       const catalog = deps.catalog();
+      const alias = catalog.alias(id, st.principal.key);
+      if (alias) {
+        // Router aliases reveal no candidates and no chain.
+        const view = Catalog.aliasView(alias, Math.min(...catalog.models.map((m) => m.created)));
+        st.status = 200;
+        res.send(200, { ...unmetered(st), 'cache-control': 'private, max-age=60' }, JSON.stringify(view));
+        return;
+      }
       const model = catalog.routable(id, st.principal.key);
       if (!model) throw new GatewayError('model_not_found', { message: `The model ${id} does not exist or is not available.` });
       st.servedModel = model.id;

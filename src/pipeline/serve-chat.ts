@@ -1,24 +1,14 @@
 import type { Dispatcher } from 'undici';
-import { formatUsd } from '../billing/money.js';
-import { billedTokens, costOf, type TokenUsage } from '../billing/price.js';
 import { OpenAIStreamTap } from '../providers/openai/stream-tap.js';
 import { lastUsageObject } from '../providers/usage-tap.js';
 import type { ResponseSink } from '../server/types.js';
 import { readAll } from '../upstream/client.js';
 import type { Candidate } from './chain.js';
 import { commonHeaders } from './response-headers.js';
+import { price, SSE_HEADERS, usageComment, type FallbackUsage } from './serve-common.js';
 import type { RequestState } from './state.js';
 
 const TAIL = 4096;
-
-function price(st: RequestState, c: Candidate, usage: TokenUsage): void {
-  st.usage = usage;
-  st.priced = c.model.pricing !== null;
-  st.cost = c.model.pricing ? costOf(c.model.pricing, usage) : null;
-}
-
-/** Usage when the upstream reported none: our exact prompt count and the tokens we saw emitted. */
-export type FallbackUsage = (outputTokens: number) => Promise<TokenUsage>;
 
 /** Non-stream passthrough: the upstream bytes go to the client unchanged; only `usage` is parsed. */
 export async function serveJson(
@@ -52,14 +42,10 @@ export async function serveStream(
   const tap = new OpenAIStreamTap(clientWantsUsage, () => {
     if (!tap.usage) return '';
     price(st, c, c.adapter.usage(tap.usage));
-    return `: x-svc-usage ${JSON.stringify(usageSummary(st))}\n\n`;
+    return usageComment(st);
   });
   st.status = 200;
-  res.begin(200, {
-    ...commonHeaders(st, true),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-  });
+  res.begin(200, { ...commonHeaders(st, true), ...SSE_HEADERS });
   let outcome: 'ok' | 'aborted' | 'error' = 'ok';
   try {
     for await (const chunk of response.body) {
@@ -86,18 +72,4 @@ export async function serveStream(
   }
   res.end();
   return outcome;
-}
-
-function usageSummary(st: RequestState): Record<string, string | number> {
-  const u = st.usage!;
-  const out: Record<string, string | number> = {
-    cost_status: st.priced ? 'exact' : 'unpriced',
-    input_tokens: u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens,
-    output_tokens: u.outputTokens,
-    total_tokens: billedTokens(u),
-  };
-  if (st.cost !== null) out.cost = formatUsd(st.cost);
-  if (u.cacheReadTokens) out.cache_read_tokens = u.cacheReadTokens;
-  if (u.cacheWriteTokens) out.cache_write_tokens = u.cacheWriteTokens;
-  return out;
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import type { ClassifyInput, ClassifyResult } from '../../workers/classify.js';
 
 /** Walks up from this module to the directory holding package.json (works from src/ and dist/src/). */
 export function projectRoot(): string {
@@ -18,6 +19,7 @@ export function projectRoot(): string {
 export interface WorkerTasks {
   countTokens: { in: { texts: string[] }; out: number };
   score: { in: { texts: string[] }; out: Record<string, number>[] };
+  classify: { in: ClassifyInput; out: ClassifyResult };
   /** The scorer model's default per-category thresholds. */
   thresholds: { in: Record<string, never>; out: Record<string, number> };
 }

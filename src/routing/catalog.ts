@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ModelConfig } from '../config/schema.js';
+import type { AliasConfig, ModelConfig } from '../config/schema.js';
 import type { KeyRecord } from '../store/contract.js';
 
 export interface ModelView {
@@ -23,12 +23,33 @@ function perToken(perMillion: number): string {
 /** The model catalog: immutable once built; a reload builds a new Catalog and swaps it in. */
 export class Catalog {
   readonly #byId: Map<string, ModelConfig>;
+  readonly #aliases: Map<string, AliasConfig>;
   readonly #etags = new Map<string, string>();
   readonly version: string;
 
-  constructor(readonly models: readonly ModelConfig[]) {
+  constructor(
+    readonly models: readonly ModelConfig[],
+    aliases: readonly AliasConfig[] = [],
+  ) {
     this.#byId = new Map(models.map((m) => [m.id, m]));
-    this.version = createHash('sha256').update(JSON.stringify(models)).digest('hex').slice(0, 16);
+    this.#aliases = new Map(aliases.map((a) => [a.id, a]));
+    this.version = createHash('sha256').update(JSON.stringify([models, aliases])).digest('hex').slice(0, 16);
+  }
+
+  /** A router alias the key may use (it can route to at least one of its models). */
+  alias(id: string, key: Pick<KeyRecord, 'allowedModels'>): AliasConfig | undefined {
+    const a = this.#aliases.get(id);
+    if (!a) return undefined;
+    return aliasModels(a).some((m) => this.routable(m, key)) ? a : undefined;
+  }
+
+  visibleAliases(key: Pick<KeyRecord, 'allowedModels'>): AliasConfig[] {
+    return [...this.#aliases.values()].filter((a) => this.alias(a.id, key));
+  }
+
+  /** Alias detail: reveals no candidates and no chain. */
+  static aliasView(a: AliasConfig, created: number): ModelView {
+    return { id: a.id, object: 'model', created, owned_by: 'svc' };
   }
 
   get(id: string): ModelConfig | undefined {
@@ -73,4 +94,8 @@ export class Catalog {
     }
     return tag;
   }
+}
+
+export function aliasModels(a: AliasConfig): string[] {
+  return a.kind === 'fastest' ? a.models : [...new Set(Object.values(a.tiers).flat())];
 }

@@ -1,4 +1,4 @@
-import type { EndpointConfig, ModelConfig } from '../config/schema.js';
+import type { AliasConfig, EndpointConfig, ModelConfig } from '../config/schema.js';
 
 /**
  * The demo catalog: real public list prices (USD per million tokens) as published by each provider.
@@ -123,5 +123,21 @@ export const DEMO_CATALOG: ModelConfig[] = [
         apiKeyEnv: 'MISTRAL_API_KEY',
       },
     ],
+  },
+];
+
+export const DEMO_ALIASES: AliasConfig[] = [
+  { id: 'fastest-claude', kind: 'fastest', models: ['anthropic/claude-sonnet-4'] },
+  { id: 'fastest-gpt', kind: 'fastest', models: ['gpt-4o', 'gpt-4.1'] },
+  {
+    id: 'svc/auto',
+    kind: 'auto',
+    tiers: {
+      // Preferred model first; the ones after it are the cheaper fallbacks.
+      simple: ['gpt-4o-mini', 'google/gemini-2.0-flash'],
+      tools: ['gpt-4o', 'gpt-4.1-mini'],
+      long: ['gpt-4.1', 'gpt-4.1-mini', 'google/gemini-2.0-flash'],
+      reasoning: ['anthropic/claude-sonnet-4', 'o3-mini'],
+    },
   },
 ];

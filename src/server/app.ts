@@ -66,8 +66,8 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
 
   for (const route of opts.routes) {
-    const verb = route.method.toLowerCase() as 'get' | 'post' | 'del' | 'patch' | 'put';
-    const register = verb === 'del' ? app.del.bind(app) : app[verb].bind(app);
+    const verbs = { GET: app.get, POST: app.post, DELETE: app.del, PATCH: app.patch, PUT: app.put } as const;
+    const register = verbs[route.method].bind(app);
     const method = route.method;
     register(route.pattern, (res, req) => {
       const sink = new UwsSink(res);

@@ -10,6 +10,7 @@ const BASE_CONFIG: EndpointConfig = Object.freeze({
   faultCount: 0,
   apiKey: null,
   retryAfterS: 1,
+  sigv4: null,
 });
 
 /** '' and '/' are the root; 'ep-a', '/ep-a/' and '/ep-a' are the same endpoint. */

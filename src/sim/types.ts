@@ -15,6 +15,17 @@ export interface EndpointConfig {
   apiKey: string | null;
   /** `retry-after` seconds sent with an injected 429. */
   retryAfterS: number;
+  /**
+   * When set, a dialect that authenticates with AWS Signature V4 verifies every request's signature
+   * against these credentials (the session token, when given, must be sent as x-amz-security-token).
+   */
+  sigv4?: SigV4Credentials | null;
+}
+
+export interface SigV4Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
 }
 
 /** Config applied to every endpoint that has not been configured; `reset()` returns to it. */

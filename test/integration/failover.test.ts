@@ -16,7 +16,8 @@ describe('failover rules (svc_fallbacks and same-model endpoints)', () => {
   const calls = (prefix: string) => t.sim.stats().endpoints[prefix]?.requests ?? 0;
   beforeAll(async () => {
     t = await startTestGateway({
-      config: { guardrails: { mode: 'off' } },
+      // The breaker is tested on its own: here every rule must see every call.
+      config: { guardrails: { mode: 'off' }, health: { failureThreshold: 1000 } },
       patch: (c) => {
         const point = (id: string, prefixes: string[]) => {
           const m = c.models.find((x) => x.id === id)!;

@@ -25,8 +25,10 @@ describe('GET /v1/models and /v1/models/{id}', () => {
 
   it('filters the listing to the models the key may route to', async () => {
     const k = await t.addKey({ allowedModels: ['gpt-4o'] });
-    const body = (await (await get('/v1/models', k.value)).json()) as { data: { id: string }[] };
-    expect(body.data.map((m) => m.id)).toEqual(['gpt-4o']);
+    const body = (await (await get('/v1/models', k.value)).json()) as { data: { id: string; owned_by: string }[] };
+    expect(body.data.filter((m) => m.owned_by !== 'svc').map((m) => m.id)).toEqual(['gpt-4o']);
+    // Aliases appear only when the key can route to one of their models.
+    expect(body.data.filter((m) => m.owned_by === 'svc').map((m) => m.id).sort()).toEqual(['fastest-gpt', 'svc/auto']);
   });
 
   it('details an id containing a slash with pricing, ETag and max-age 60; 304 on If-None-Match', async () => {

@@ -1,20 +1,14 @@
-import type { EndpointConfig } from '../../config/schema.js';
 import type { ProviderAdapter } from '../adapter.js';
+import { bearerAuth } from './auth.js';
+import { chatAdapter, chatCompletionsUrl } from './base.js';
 import { mapOpenAIError } from './errors.js';
-import { fromOpenAIUsage } from './usage.js';
+import { OPENAI_PARAMS } from './params.js';
 
-const FAILOVER = new Set([429, 503, 529]);
-
-export const openaiAdapter: ProviderAdapter = {
+/** OpenAI chat completions: byte passthrough for chat clients, the canonical path for every other format. */
+export const openaiAdapter: ProviderAdapter = chatAdapter({
   name: 'openai',
-  capabilities: { chatPassthrough: true },
-  chatRequest(ep: EndpointConfig, env: NodeJS.ProcessEnv) {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    const key = ep.apiKeyEnv ? env[ep.apiKeyEnv] : undefined;
-    if (key) headers.authorization = `Bearer ${key}`;
-    return { url: `${ep.baseUrl.replace(/\/$/, '')}/chat/completions`, headers };
-  },
-  usage: fromOpenAIUsage,
-  mayFailOver: (status) => FAILOVER.has(status),
+  passthrough: true,
+  params: OPENAI_PARAMS,
+  envelope: { url: chatCompletionsUrl, auth: bearerAuth },
   mapError: mapOpenAIError,
-};
+});

@@ -1,0 +1,109 @@
+/**
+ * Sign-in, sign-out, the current user, and organization membership.
+ *   POST   /api/auth/login   {email, password}  -> 200 {user, organizations} + Set-Cookie
+ *   POST   /api/auth/logout                     -> 200 {ok: true} + expiring Set-Cookie
+ *   GET    /api/auth/me                         -> {user, organizations}
+ *   GET    /api/members?orgId                   -> {members: [{user_id, email, role, created_at}]}
+ *   POST   /api/members?orgId {email, role, password?} -> 201 {member}  (password creates a new user)
+ *   DELETE /api/members?orgId&userId            -> {ok: true}
+ */
+import { GatewayError, invalid } from '../errors/gateway-error.js';
+import { ok, type Reply } from './http.js';
+import { currentSession, type DashboardRouter, type SessionCtx } from './router.js';
+import type { Services } from './services.js';
+import { isRole, userView, type Membership, type Role } from './users-service.js';
+import { objectWith, requireId, str } from './validate.js';
+
+/** Sign-in attempts per e-mail address per minute, successful or not (password guessing). */
+export const LOGINS_PER_MINUTE = 10;
+
+async function organizations(s: Services, userId: string): Promise<{ id: string; name: string; role: Role }[]> {
+  const out: { id: string; name: string; role: Role }[] = [];
+  for (const m of await s.users.orgsOf(userId)) {
+    const org = await s.orgs.get(m.orgId);
+    if (org !== null) out.push({ id: org.id, name: org.name, role: m.role });
+  }
+  return out;
+}
+
+async function me(ctx: SessionCtx): Promise<Reply> {
+  const s = ctx.deps.services;
+  const user = await s.users.getUser(ctx.userId);
+  if (user === null) throw new GatewayError('session_required', { message: 'The signed-in user no longer exists.' });
+  return ok({ user: userView(user), organizations: await organizations(s, user.id) });
+}
+
+async function lastOwnerGuard(s: Services, orgId: string): Promise<void> {
+  const owners = (await s.users.members(orgId)).filter((x) => x.role === 'owner');
+  if (owners.length <= 1) throw new GatewayError('conflict', { message: 'An organization must keep at least one Owner.' });
+}
+
+function memberView(m: Membership & { email: string }): Record<string, unknown> {
+  return { user_id: m.userId, email: m.email, role: m.role, created_at: new Date(m.createdAt).toISOString() };
+}
+
+export function authRoutes(r: DashboardRouter): void {
+  const s = r.deps.services;
+  const secure = r.deps.secureCookies;
+
+  r.open('POST', '/api/auth/login', async (ctx) => {
+    const o = objectWith(ctx.body, ['email', 'password']);
+    const email = str(o, 'email', { max: 254 });
+    const password = str(o, 'password', { max: 1024 });
+    if ((await s.store.hit(`login:${email.trim().toLowerCase()}`, 60_000)) > LOGINS_PER_MINUTE) {
+      throw new GatewayError('rate_limit_exceeded', { message: 'Too many sign-in attempts for this address; wait a minute.' });
+    }
+    const user = await s.users.checkPassword(email, password);
+    if (user === null) throw new GatewayError('invalid_credentials');
+    const previous = await currentSession(ctx);
+    if (previous !== null) await s.sessions.destroy(previous.id);
+    const session = await s.sessions.create(user.id);
+    return ok({ user: userView(user), organizations: await organizations(s, user.id) }, 200, {
+      'set-cookie': s.sessions.cookie(session.id, secure),
+    });
+  });
+
+  r.open('POST', '/api/auth/logout', async (ctx) => {
+    const session = await currentSession(ctx);
+    if (session !== null) await s.sessions.destroy(session.id);
+    return ok({ ok: true }, 200, { 'set-cookie': s.sessions.clearCookie(secure) });
+  });
+
+  r.session('GET', '/api/auth/me', me);
+
+  r.org('GET', '/api/members', async (ctx) => ok({ members: (await s.users.members(ctx.orgId)).map(memberView) }));
+
+  r.org('POST', '/api/members', async (ctx) => {
+    const o = objectWith(ctx.body, ['email', 'role', 'password']);
+    if (!isRole(o.role)) throw invalid('role must be owner, org_admin or member', 'role');
+    // Only an Owner makes Owners.
+    if (o.role === 'owner' && ctx.role !== 'owner') throw new GatewayError('insufficient_role', { message: 'Only an Owner can add an Owner.' });
+    const email = str(o, 'email', { max: 254 });
+    let user = await s.users.findByEmail(email);
+    if (user === null) {
+      if (o.password === undefined) throw invalid('No user with this e-mail address; send a password to create one.', 'password');
+      user = await s.users.createUser(email, o.password);
+    } else if (o.password !== undefined) {
+      throw invalid('The user already exists; a password can only be set when the user is created.', 'password');
+    }
+    const prev = await s.users.membership(ctx.orgId, user.id);
+    if (prev?.role === 'owner' && o.role !== 'owner') {
+      if (ctx.role !== 'owner') throw new GatewayError('insufficient_role', { message: 'Only an Owner can change an Owner.' });
+      await lastOwnerGuard(s, ctx.orgId);
+    }
+    const m = await s.users.setRole(ctx.orgId, user.id, o.role);
+    return ok({ member: memberView({ ...m, email: user.email }) }, 201);
+  });
+
+  r.org('DELETE', '/api/members', async (ctx) => {
+    const userId = requireId(ctx.query.get('userId'), 'userId');
+    const m = await s.users.membership(ctx.orgId, userId);
+    if (m === null) throw new GatewayError('not_found', { message: 'Member not found in this organization' });
+    if (m.role === 'owner') {
+      if (ctx.role !== 'owner') throw new GatewayError('insufficient_role', { message: 'Only an Owner can remove an Owner.' });
+      await lastOwnerGuard(s, ctx.orgId);
+    }
+    await s.users.removeMember(ctx.orgId, userId);
+    return ok({ ok: true });
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * The dashboard's service layer, built once and shared by the HTTP API and the operator CLI so both run
+ * the same code paths (issue 5, item 6).
+ */
+import { SsrfGuard } from '../events/ssrf-guard.js';
+import { WEBHOOK_TIMEOUT_MS } from '../events/webhook-sender.js';
+import { CHANNEL_TEST_TIMEOUT_MS } from '../events/channel-sender.js';
+import { Logger } from '../obs/logger.js';
+import type { Store } from '../store/contract.js';
+import { ChannelsService } from './channels-service.js';
+import { DEFAULT_NOTICES, DEFAULT_SESSION_TTL_MS, type NoticeOptions } from './config.js';
+import { CreditsService } from './credits-service.js';
+import { KeyEventEmitter } from './key-events.js';
+import { KeysService } from './keys-service.js';
+import { BudgetNotifier } from './notices.js';
+import { OrgsService } from './orgs-service.js';
+import { Sessions } from './sessions.js';
+import { SmtpMailer, type Mailer, type SmtpConfig } from './smtp-client.js';
+import { UsersService } from './users-service.js';
+import { WebhooksService, type UrlGuard } from './webhooks-service.js';
+
+export interface ServiceOptions {
+  serviceName?: string;
+  /** Fallback chain given to new organizations (config `defaultFallbacks`). */
+  defaultFallbacks?: readonly string[];
+  /** The one SSRF guard for every outbound URL; defaults to system DNS and the default CA store. */
+  guard?: UrlGuard;
+  logger?: Logger;
+  now?: () => number;
+  sessionTtlMs?: number;
+  webhookTimeoutMs?: number;
+  channelTestTimeoutMs?: number;
+  smtp?: SmtpConfig | null;
+  /** Overrides `smtp` (tests inject a recording mailer). */
+  mailer?: Mailer | null;
+  notices?: Partial<NoticeOptions>;
+}
+
+export interface Services {
+  store: Store;
+  now: () => number;
+  log: Logger;
+  users: UsersService;
+  sessions: Sessions;
+  orgs: OrgsService;
+  keys: KeysService;
+  credits: CreditsService;
+  webhooks: WebhooksService;
+  channels: ChannelsService;
+  events: KeyEventEmitter;
+  notices: BudgetNotifier;
+}
+
+export function createServices(store: Store, opts: ServiceOptions = {}): Services {
+  const now = opts.now ?? Date.now;
+  const log = opts.logger ?? new Logger('info', true);
+  const serviceName = opts.serviceName ?? 'svc';
+  const guard = opts.guard ?? new SsrfGuard();
+  const mailer = opts.mailer !== undefined ? opts.mailer : opts.smtp ? new SmtpMailer(opts.smtp) : null;
+  const users = new UsersService(store, now);
+  const webhooks = new WebhooksService(store, guard, now);
+  const events = new KeyEventEmitter({ webhooks, guard, serviceName, timeoutMs: opts.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS, log, now });
+  const notices = new BudgetNotifier({ store, users, mailer, options: { ...DEFAULT_NOTICES, ...opts.notices }, log, serviceName });
+  return {
+    store,
+    now,
+    log,
+    users,
+    sessions: new Sessions(store, opts.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS, now),
+    orgs: new OrgsService(store, users, now, opts.defaultFallbacks ?? []),
+    keys: new KeysService(store, events, now),
+    credits: new CreditsService(store, notices, now),
+    webhooks,
+    channels: new ChannelsService({
+      store,
+      guard,
+      mailer,
+      serviceName,
+      testTimeoutMs: opts.channelTestTimeoutMs ?? CHANNEL_TEST_TIMEOUT_MS,
+      now,
+    }),
+    events,
+    notices,
+  };
+}

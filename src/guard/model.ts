@@ -1,0 +1,320 @@
+/**
+ * Linear guardrail model: one logistic-regression head per label over shared hashed features.
+ * Weights are row-major [featureRow * L + label] so that one feature touches one contiguous L-float row.
+ */
+import { readFileSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { GUARD_LABELS, type GuardLabel } from './labels.js';
+import { normalizeText } from './normalize.js';
+import { extractFeatures, FeatureBuffer, featureRows, FEATURE_VERSION, type FeatureConfig } from './features.js';
+
+export const MODEL_FORMAT = 'svc-guard-v1';
+
+/**
+ * How long prompts are scored. Texts up to maxSingle are scored whole (like the training texts). Longer texts are
+ * scored as overlapping chunks from the head and tail (max logit per label), which caps the work per prompt.
+ * Features are length-normalised, so one harmful sentence inside a long benign text is diluted either way; a
+ * chunkMin below maxSingle adds chunk passes for medium texts too (more local detection, more false positives).
+ */
+export interface WindowConfig {
+  /** Texts up to this many UTF-16 units get a whole-text pass. */
+  maxSingle: number;
+  /** Texts longer than this are (also) scored in chunks; 0 disables chunking. */
+  chunkMin: number;
+  chunk: number;
+  chunkStride: number;
+  /** Chunks are taken only from the first `head` and the last `tail` units (caps work on huge prompts). */
+  head: number;
+  tail: number;
+}
+
+export const DEFAULT_WINDOW_CONFIG: WindowConfig = { maxSingle: 3072, chunkMin: 3072, chunk: 1024, chunkStride: 768, head: 4096, tail: 4096 };
+
+export interface GuardModel {
+  format: typeof MODEL_FORMAT;
+  labels: GuardLabel[];
+  features: FeatureConfig;
+  window: WindowConfig;
+  /** Per-label bias. */
+  bias: Float64Array;
+  /** featureRows(features) * labels.length, row-major. */
+  weights: Float32Array;
+  /** Default decision thresholds per label (chosen on a held-out split of the training data). */
+  thresholds: Record<GuardLabel, number>;
+  /**
+   * Weight encoding on disk. 'q8': weights are exactly q * scale[label] with integer q in [-127, 127]
+   * (see quantizeWeights), stored as int8; 'f32': raw float32.
+   */
+  encoding: { kind: 'f32' } | { kind: 'q8'; scales: number[] };
+  meta: Record<string, unknown>;
+}
+
+export type GuardScores = Record<GuardLabel, number>;
+
+export function createEmptyModel(features: FeatureConfig, window: WindowConfig = DEFAULT_WINDOW_CONFIG): GuardModel {
+  const labels = [...GUARD_LABELS];
+  const thresholds = Object.fromEntries(labels.map((l) => [l, 0.5])) as Record<GuardLabel, number>;
+  return {
+    format: MODEL_FORMAT,
+    labels,
+    features: { ...features },
+    window: { ...window },
+    bias: new Float64Array(labels.length),
+    weights: new Float32Array(featureRows(features) * labels.length),
+    thresholds,
+    encoding: { kind: 'f32' },
+    meta: {},
+  };
+}
+
+/**
+ * Quantise weights in place to 8 bits per weight with one scale per label (max |w| / 127). After this the
+ * in-memory model is exactly what serialise/parse reproduces.
+ */
+export function quantizeWeights(model: GuardModel): void {
+  const L = model.labels.length;
+  const w = model.weights;
+  const scales: number[] = [];
+  for (let l = 0; l < L; l++) {
+    let max = 0;
+    for (let i = l; i < w.length; i += L) max = Math.max(max, Math.abs(w[i] ?? 0));
+    const scale = max > 0 ? max / 127 : 1;
+    scales.push(scale);
+    for (let i = l; i < w.length; i += L) w[i] = Math.fround(Math.round((w[i] ?? 0) / scale) * scale);
+  }
+  model.encoding = { kind: 'q8', scales };
+}
+
+const sharedBuf = new FeatureBuffer();
+
+function sigmoid(z: number): number {
+  if (z >= 0) return 1 / (1 + Math.exp(-z));
+  const e = Math.exp(z);
+  return e / (1 + e);
+}
+
+/** Raw logits of one (already windowed) raw text into out[0..L). */
+function logitsInto(model: GuardModel, raw: string, out: Float64Array, buf: FeatureBuffer): void {
+  const L = model.labels.length;
+  extractFeatures(model.features, normalizeText(raw), buf);
+  for (let l = 0; l < L; l++) out[l] = model.bias[l] ?? 0;
+  const w = model.weights;
+  const idx = buf.idx;
+  const val = buf.val;
+  const n = buf.n;
+  if (L === 8) {
+    let z0 = out[0] ?? 0, z1 = out[1] ?? 0, z2 = out[2] ?? 0, z3 = out[3] ?? 0;
+    let z4 = out[4] ?? 0, z5 = out[5] ?? 0, z6 = out[6] ?? 0, z7 = out[7] ?? 0;
+    for (let i = 0; i < n; i++) {
+      const b = (idx[i] ?? 0) * 8;
+      const v = val[i] ?? 0;
+      z0 += (w[b] ?? 0) * v;
+      z1 += (w[b + 1] ?? 0) * v;
+      z2 += (w[b + 2] ?? 0) * v;
+      z3 += (w[b + 3] ?? 0) * v;
+      z4 += (w[b + 4] ?? 0) * v;
+      z5 += (w[b + 5] ?? 0) * v;
+      z6 += (w[b + 6] ?? 0) * v;
+      z7 += (w[b + 7] ?? 0) * v;
+    }
+    out[0] = z0; out[1] = z1; out[2] = z2; out[3] = z3;
+    out[4] = z4; out[5] = z5; out[6] = z6; out[7] = z7;
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    const b = (idx[i] ?? 0) * L;
+    const v = val[i] ?? 0;
+    for (let l = 0; l < L; l++) out[l] = (out[l] ?? 0) + (w[b + l] ?? 0) * v;
+  }
+}
+
+/** [start, end) segments scored for a text of length len; the score is the max over segments. */
+export function scoringSegments(len: number, wc: WindowConfig): Array<[number, number]> {
+  const whole = len <= wc.maxSingle;
+  if (wc.chunkMin <= 0 || len <= wc.chunkMin || wc.chunk >= len) {
+    return whole ? [[0, len]] : [[0, Math.min(len, wc.maxSingle)], [Math.max(0, len - wc.maxSingle), len]];
+  }
+  const segs: Array<[number, number]> = whole ? [[0, len]] : [];
+  const starts = new Set<number>();
+  const last = len - wc.chunk;
+  for (let s = 0; s < Math.min(wc.head, last); s += wc.chunkStride) starts.add(s);
+  for (let s = last; s >= Math.max(0, len - wc.tail); s -= wc.chunkStride) starts.add(s);
+  starts.add(last);
+  for (const s of [...starts].sort((x, y) => x - y)) segs.push([s, s + wc.chunk]);
+  return segs;
+}
+
+/** Probabilities per label as a plain array in model.labels order. */
+export function scoreTextArray(model: GuardModel, text: string, buf: FeatureBuffer = sharedBuf): Float64Array {
+  const L = model.labels.length;
+  const best = new Float64Array(L);
+  const segs = scoringSegments(text.length, model.window);
+  if (segs.length === 1 && segs[0]?.[0] === 0 && segs[0][1] === text.length) {
+    logitsInto(model, text, best, buf);
+  } else {
+    best.fill(-Infinity);
+    const z = new Float64Array(L);
+    for (const [a, b] of segs) {
+      logitsInto(model, text.slice(a, b), z, buf);
+      for (let l = 0; l < L; l++) if ((z[l] ?? 0) > (best[l] ?? 0)) best[l] = z[l] ?? 0;
+    }
+  }
+  for (let l = 0; l < L; l++) best[l] = sigmoid(best[l] ?? 0);
+  return best;
+}
+
+/** Score a prompt: probability 0..1 per label. */
+export function scoreText(model: GuardModel, text: string): GuardScores {
+  const p = scoreTextArray(model, text);
+  const out = {} as GuardScores;
+  model.labels.forEach((l, i) => {
+    out[l] = p[i] ?? 0;
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Serialisation: JSON with base64 little-endian arrays. Only non-zero weight rows are stored (sparse).
+
+interface SerializedModel {
+  format: string;
+  labels: string[];
+  features: FeatureConfig;
+  window: WindowConfig;
+  bias: number[];
+  thresholds: Record<string, number>;
+  meta: Record<string, unknown>;
+  encoding: GuardModel['encoding'];
+  rows: number;
+  /** base64 Uint32 LE: delta-encoded indices of stored rows. */
+  rowIndex: string;
+  /** base64: storedRows * labels.length weights, Float32 LE ('f32') or Int8 ('q8'). */
+  rowWeights: string;
+}
+
+function u32ToBase64(a: Uint32Array): string {
+  const b = Buffer.alloc(a.length * 4);
+  for (let i = 0; i < a.length; i++) b.writeUInt32LE(a[i] ?? 0, i * 4);
+  return b.toString('base64');
+}
+
+function f32ToBase64(a: Float32Array, n: number): string {
+  const b = Buffer.alloc(n * 4);
+  for (let i = 0; i < n; i++) b.writeFloatLE(a[i] ?? 0, i * 4);
+  return b.toString('base64');
+}
+
+export function serializeModel(model: GuardModel): string {
+  const L = model.labels.length;
+  const rows = featureRows(model.features);
+  const w = model.weights;
+  const keep: number[] = [];
+  for (let r = 0; r < rows; r++) {
+    const b = r * L;
+    for (let l = 0; l < L; l++) {
+      if ((w[b + l] ?? 0) !== 0) {
+        keep.push(r);
+        break;
+      }
+    }
+  }
+  const delta = new Uint32Array(keep.length);
+  const packed = new Float32Array(keep.length * L);
+  let prev = 0;
+  keep.forEach((r, i) => {
+    delta[i] = r - prev;
+    prev = r;
+    packed.set(w.subarray(r * L, r * L + L), i * L);
+  });
+  const enc = model.encoding;
+  let rowWeights: string;
+  if (enc.kind === 'q8') {
+    const q = Buffer.alloc(packed.length);
+    for (let i = 0; i < packed.length; i++) {
+      const v = Math.round((packed[i] ?? 0) / (enc.scales[i % L] ?? 1));
+      if (v < -127 || v > 127) throw new Error('guard model: weights are not quantised (call quantizeWeights)');
+      q.writeInt8(v, i);
+    }
+    rowWeights = q.toString('base64');
+  } else {
+    rowWeights = f32ToBase64(packed, packed.length);
+  }
+  const out: SerializedModel = {
+    format: model.format,
+    labels: model.labels,
+    features: model.features,
+    window: model.window,
+    bias: Array.from(model.bias),
+    thresholds: model.thresholds,
+    meta: model.meta,
+    encoding: enc,
+    rows: keep.length,
+    rowIndex: u32ToBase64(delta),
+    rowWeights,
+  };
+  return JSON.stringify(out);
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+export function parseModel(json: string): GuardModel {
+  const raw: unknown = JSON.parse(json);
+  if (!isRecord(raw) || raw['format'] !== MODEL_FORMAT) throw new Error(`guard model: unsupported format (expected ${MODEL_FORMAT})`);
+  const s = raw as unknown as SerializedModel;
+  const labels = s.labels;
+  if (labels.length !== GUARD_LABELS.length || labels.some((l, i) => l !== GUARD_LABELS[i])) {
+    throw new Error(`guard model: label set ${JSON.stringify(labels)} does not match GUARD_LABELS`);
+  }
+  if (s.features.version !== FEATURE_VERSION) {
+    throw new Error(`guard model: feature version ${s.features.version}, this build expects ${FEATURE_VERSION}; retrain`);
+  }
+  const L = labels.length;
+  const model = createEmptyModel(s.features, s.window);
+  model.bias = Float64Array.from(s.bias);
+  for (const l of model.labels) {
+    const t = s.thresholds[l];
+    if (typeof t === 'number') model.thresholds[l] = t;
+  }
+  model.meta = s.meta;
+  const enc = s.encoding ?? { kind: 'f32' };
+  model.encoding = enc;
+  const idxBuf = Buffer.from(s.rowIndex, 'base64');
+  const wBuf = Buffer.from(s.rowWeights, 'base64');
+  const bytesPer = enc.kind === 'q8' ? 1 : 4;
+  if (idxBuf.length !== s.rows * 4 || wBuf.length !== s.rows * L * bytesPer) throw new Error('guard model: corrupt weight arrays');
+  if (enc.kind === 'q8' && enc.scales.length !== L) throw new Error('guard model: corrupt q8 scales');
+  const totalRows = featureRows(s.features);
+  const w = model.weights;
+  let r = 0;
+  for (let i = 0; i < s.rows; i++) {
+    r += idxBuf.readUInt32LE(i * 4);
+    if (r >= totalRows) throw new Error('guard model: row index out of range');
+    const base = r * L;
+    if (enc.kind === 'q8') {
+      for (let l = 0; l < L; l++) w[base + l] = Math.fround(wBuf.readInt8(i * L + l) * (enc.scales[l] ?? 1));
+    } else {
+      for (let l = 0; l < L; l++) w[base + l] = wBuf.readFloatLE((i * L + l) * 4);
+    }
+  }
+  return model;
+}
+
+export function saveModel(path: string, model: GuardModel): number {
+  mkdirSync(dirname(path), { recursive: true });
+  const json = serializeModel(model);
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, json);
+  renameSync(tmp, path);
+  return Buffer.byteLength(json);
+}
+
+export function loadModel(path: string): GuardModel {
+  return parseModel(readFileSync(path, 'utf8'));
+}
+
+/** Apply thresholds: labels whose probability reaches the threshold. */
+export function flaggedLabels(scores: GuardScores, thresholds: Record<GuardLabel, number>): GuardLabel[] {
+  return GUARD_LABELS.filter((l) => scores[l] >= thresholds[l]);
+}

@@ -1,0 +1,67 @@
+import { countMessages, promptTexts } from '../canonical/prompt-text.js';
+import type { CanonicalRequest } from '../canonical/types.js';
+import { validateChat } from '../formats/chat-completions/validate.js';
+import type { ClientFormat, FormatName } from '../formats/format.js';
+import type { FrontEnd } from './front-end.js';
+
+/**
+ * Chat completions: validated without a full decode; the canonical request is decoded only when a
+ * candidate is not OpenAI-compatible. The passthrough body is the client's own bytes when nothing changes.
+ */
+export function chatFrontEnd(format: ClientFormat): FrontEnd {
+  return {
+    route: '/v1/chat/completions',
+    shape: 'chat',
+    allowXApiKey: false,
+    format,
+    prepare(body, raw, touched) {
+      const chat = validateChat(body);
+      const tools = body.tools ? JSON.stringify(body.tools) : '';
+      let canonical: CanonicalRequest | null = null;
+      const injectUsage = chat.stream && !chat.clientWantsStreamUsage;
+      return {
+        model: chat.model,
+        stream: chat.stream,
+        maxTokens: chat.maxTokens,
+        n: chat.n,
+        user: chat.user,
+        texts: tools ? [...chat.texts, tools] : chat.texts,
+        messageCount: chat.messageCount,
+        clientWantsStreamUsage: chat.clientWantsStreamUsage,
+        canonical: () => (canonical ??= format.decode(body)),
+        passthrough: (upstreamModel) => {
+          if (!touched && !injectUsage && upstreamModel === chat.model) return raw; // byte fast path
+          const out: Record<string, unknown> = { ...body, model: upstreamModel };
+          // The gateway always asks for usage in the stream (settlement from the upstream's own count).
+          if (chat.stream) out.stream_options = { ...(body.stream_options as object | undefined), include_usage: true };
+          return JSON.stringify(out);
+        },
+      };
+    },
+  };
+}
+
+/** Any other format: decoded up front into the canonical model. */
+export function canonicalFrontEnd(route: string, shape: FormatName, format: ClientFormat, allowXApiKey = false): FrontEnd {
+  return {
+    route,
+    shape,
+    allowXApiKey,
+    format,
+    prepare(body) {
+      const req = format.decode(body);
+      return {
+        model: req.model,
+        stream: req.stream,
+        maxTokens: req.maxTokens,
+        n: req.n,
+        user: req.user,
+        texts: promptTexts(req),
+        messageCount: countMessages(req),
+        clientWantsStreamUsage: false,
+        canonical: () => req,
+        passthrough: null,
+      };
+    },
+  };
+}

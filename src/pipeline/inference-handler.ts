@@ -1,0 +1,115 @@
+import { framingTokens, promptSize, typicalTokens, upperBoundTokens } from '../billing/estimate.js';
+import type { GuardCategory, ModelPricing } from '../config/schema.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { EncodeContext } from '../formats/format.js';
+import type { UpstreamHttpRequest } from '../providers/adapter.js';
+import type { Handler } from '../server/types.js';
+import { admit, releaseAdmission } from './admit.js';
+import { buildChain, type Candidate } from './chain.js';
+import { takeControlFields } from './control-fields.js';
+import type { GatewayDeps } from './deps.js';
+import { execute } from './execute.js';
+import { record, sendError, settle } from './finish.js';
+import type { FrontEnd } from './front-end.js';
+import { inspect } from './inspect.js';
+import { parseJsonObject } from './json-body.js';
+import { releaseHold, reserve } from './reserve.js';
+import { serveCanonicalJson, serveCanonicalStream } from './serve-canonical.js';
+import { serveJson, serveStream } from './serve-chat.js';
+import { RequestState } from './state.js';
+import { parseTags } from './tags.js';
+import { resolveRoute } from '../routing/resolve.js';
+import { classifyPrompt } from './classify.js';
+
+/**
+ * One handler for every text inference route: the preflight chain in the contract's order (auth ->
+ * admission -> inspection -> hold), then the routing chain. An OpenAI-format client reaching an
+ * OpenAI-compatible upstream gets the byte passthrough; every other pairing goes through the canonical model.
+ */
+export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<GuardCategory, number>, fe: FrontEnd): Handler {
+  return async (req, res) => {
+    const st = new RequestState(req);
+    let admitted = false;
+    try {
+      const ctype = req.headers.get('content-type') ?? '';
+      if (!ctype.toLowerCase().startsWith('application/json')) {
+        throw new GatewayError('invalid_request', { message: 'Content-Type must be application/json.' });
+      }
+      st.principal = await deps.auth.authenticate(req, fe.route, fe.allowXApiKey);
+      const { key, org } = st.principal;
+      const body = parseJsonObject(req.body, deps.config.maxJsonDepth);
+      const { fields, touched } = takeControlFields(body, fe.shape);
+      const p = fe.prepare(body, req.body, touched);
+      st.requestedModel = p.model;
+      st.user = p.user;
+      st.tags = parseTags(req.headers.get('x-svc-tags'));
+
+      const size = promptSize(p.texts, p.messageCount);
+      const route = await resolveRoute(deps.catalog(), key, org, p.model, fields.fallbacks, typicalTokens(size), () =>
+        classifyPrompt(deps, p.canonical(), typicalTokens(size)),
+      );
+      const model = route.primary;
+      if (p.maxTokens !== null && p.maxTokens > model.maxOutput) {
+        throw new GatewayError('max_output_tokens_too_large', {
+          message: `Requested output ${p.maxTokens} exceeds ${model.id}'s maximum output of ${model.maxOutput}.`,
+        });
+      }
+      const maxOut = p.maxTokens ?? model.maxOutput;
+      let exact: Promise<number> | null = null;
+      const exactTokens = (): Promise<number> =>
+        (exact ??= deps.pool.run('countTokens', { texts: p.texts }).then((n) => n + framingTokens(p.messageCount)));
+      if (upperBoundTokens(size) > model.contextLength && (await exactTokens()) > model.contextLength) {
+        throw new GatewayError('input_too_large', { message: `The prompt exceeds ${model.id}'s context of ${model.contextLength} tokens.` });
+      }
+      const chain = buildChain(route.entries, deps.health);
+
+      await admit(deps, st, typicalTokens(size));
+      admitted = true;
+      await inspect(deps, st, p.texts, thresholds());
+      const pricings = [...new Set(chain.map((c) => c.model))].map((m) => m.pricing).filter((x): x is ModelPricing => x !== null);
+      await reserve(deps, st, { pricings, maxOutput: maxOut * p.n, upperInputTokens: upperBoundTokens(size), exactInputTokens: exactTokens });
+
+      const ac = new AbortController();
+      res.onAbort(() => ac.abort());
+      // An alias must report itself as the body's model: only the canonical path re-encodes the body.
+      const passthrough = (c: Candidate): boolean => p.passthrough !== null && route.alias === null && c.adapter.capabilities.chatPassthrough;
+      const requestFor = (c: Candidate): UpstreamHttpRequest => {
+        if (passthrough(c)) {
+          const { url, headers } = c.adapter.chatRequest(c.endpoint, deps.env);
+          return { url, headers, body: p.passthrough!(c.endpoint.upstreamModel) };
+        }
+        const canonical = { ...p.canonical(), model: c.endpoint.upstreamModel };
+        return c.adapter.buildRequest(canonical, c.endpoint, { env: deps.env, maxTokens: Math.min(maxOut, c.model.maxOutput), now: new Date() });
+      };
+      const { candidate, response } = await execute(deps, st, chain, requestFor, ac.signal);
+      const fallback = async (outputTokens: number) => ({
+        inputTokens: await exactTokens(),
+        outputTokens,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        reasoningTokens: 0,
+      });
+      let outcome: 'ok' | 'aborted' | 'error' = 'ok';
+      if (passthrough(candidate)) {
+        if (p.stream) outcome = await serveStream(st, res, candidate, response, p.clientWantsStreamUsage, fallback);
+        else await serveJson(st, res, candidate, response, fallback);
+      } else {
+        const ctx: EncodeContext = { model: p.model, requestId: st.id, created: Math.floor(st.at / 1000), streamUsage: p.clientWantsStreamUsage };
+        if (p.stream) outcome = await serveCanonicalStream(st, res, candidate, response, fe.format, ctx, fallback);
+        else await serveCanonicalJson(st, res, candidate, response, fe.format, ctx);
+      }
+      settle(deps, st, fe.route, outcome);
+    } catch (err) {
+      if (st.status === 0) {
+        await releaseHold(deps, st);
+        if (admitted) await releaseAdmission(deps, st);
+        st.servedModel = null;
+        sendError(deps, st, res, err);
+      } else {
+        settle(deps, st, fe.route, 'error');
+      }
+    } finally {
+      record(deps, st, fe.route);
+    }
+  };
+}

@@ -1,0 +1,85 @@
+import type { Dispatcher } from 'undici';
+import type { TokenUsage } from '../billing/price.js';
+import type { CanonicalStreamEvent } from '../canonical/types.js';
+import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
+import type { ClientFormat, EncodeContext } from '../formats/format.js';
+import type { ResponseSink } from '../server/types.js';
+import { readAll } from '../upstream/client.js';
+import type { Candidate } from './chain.js';
+import { commonHeaders } from './response-headers.js';
+import { price, SSE_HEADERS, usageComment, type FallbackUsage } from './serve-common.js';
+import type { RequestState } from './state.js';
+
+/** Cross-format, non-stream: provider body -> canonical response -> the client's format. */
+export async function serveCanonicalJson(
+  st: RequestState,
+  res: ResponseSink,
+  c: Candidate,
+  response: Dispatcher.ResponseData,
+  format: ClientFormat,
+  ctx: EncodeContext,
+): Promise<void> {
+  const parsed = c.adapter.parseResponse(await readAll(response.body));
+  price(st, c, parsed.usage);
+  const body = JSON.stringify(format.encodeResponse(parsed, ctx));
+  st.status = 200;
+  res.send(200, { ...commonHeaders(st, true), 'content-type': 'application/json' }, body);
+}
+
+/**
+ * Cross-format stream transcode: the provider's per-request decoder turns upstream bytes into canonical
+ * events, the format's encoder turns them into the client's SSE; written as each upstream chunk arrives,
+ * with backpressure. Usage comes from the upstream's usage events; on disconnect, what was emitted.
+ */
+export async function serveCanonicalStream(
+  st: RequestState,
+  res: ResponseSink,
+  c: Candidate,
+  response: Dispatcher.ResponseData,
+  format: ClientFormat,
+  ctx: EncodeContext,
+  fallback: FallbackUsage,
+): Promise<'ok' | 'aborted' | 'error'> {
+  const decoder = c.adapter.streamDecoder();
+  const encoder = format.streamEncoder(ctx);
+  let usage: TokenUsage | null = null;
+  let emitted = 0;
+  let finished = false;
+  const encode = (events: CanonicalStreamEvent[]): string => {
+    let out = '';
+    for (const ev of events) {
+      if (ev.type === 'usage') usage = ev.usage;
+      else if (ev.type === 'text_delta' || ev.type === 'tool_args_delta' || ev.type === 'thinking_delta') emitted++;
+      else if (ev.type === 'finish') finished = true;
+      out += encoder.push(ev);
+    }
+    return out;
+  };
+  st.status = 200;
+  res.begin(200, { ...commonHeaders(st, true), ...SSE_HEADERS });
+  let outcome: 'ok' | 'aborted' | 'error' = 'ok';
+  let failure: GatewayError | null = null;
+  try {
+    for await (const chunk of response.body) {
+      const out = encode(decoder.push(chunk as Buffer));
+      if (out && !res.write(out)) await res.drained();
+      if (res.aborted) break;
+    }
+    if (!res.aborted) {
+      const out = encode(decoder.end());
+      if (out) res.write(out);
+      if (!finished) throw new GatewayError('service_unavailable', { message: 'The upstream stream ended unexpectedly.' });
+    }
+  } catch (e) {
+    outcome = 'error';
+    failure = isGatewayError(e) ? e : new GatewayError('service_unavailable', { message: 'The upstream stream failed.' });
+  }
+  if (res.aborted) {
+    outcome = 'aborted';
+    response.body.destroy();
+  }
+  price(st, c, usage ?? (await fallback(emitted)));
+  if (outcome === 'ok') res.end(usageComment(st) + encoder.end());
+  else if (outcome === 'error') res.end(encoder.error(failure!));
+  return outcome;
+}

@@ -1,0 +1,129 @@
+import type { EndpointConfig } from '../config/schema.js';
+
+export type BreakerState = 'closed' | 'open' | 'half-open';
+
+interface EndpointStats {
+  /** EWMA of time to first byte (ms); null until the first sample. */
+  ttfbMs: number | null;
+  /** EWMA of total time per output token (ms). */
+  perTokenMs: number | null;
+  lastSampleAt: number;
+  consecutiveFailures: number;
+  state: BreakerState;
+  openedAt: number;
+  /** A half-open probe is in flight: other requests keep away. */
+  probing: boolean;
+}
+
+export interface HealthOptions {
+  /** EWMA weight of a new sample (0..1). */
+  alpha: number;
+  /** Consecutive failover-class failures that open the breaker. */
+  failureThreshold: number;
+  /** Open -> half-open after this long. */
+  cooldownMs: number;
+  /** An endpoint not sampled for this long gets one exploratory request (to notice recovery). */
+  probeIntervalMs: number;
+  now?: () => number;
+}
+
+export const DEFAULT_HEALTH: HealthOptions = { alpha: 0.3, failureThreshold: 3, cooldownMs: 30_000, probeIntervalMs: 15_000 };
+
+export function endpointKey(ep: EndpointConfig): string {
+  return `${ep.provider}|${ep.baseUrl}|${ep.upstreamModel}`;
+}
+
+/**
+ * Per-endpoint latency estimates (EWMA of time to first byte and of time per output token) and a circuit
+ * breaker: opens after `failureThreshold` consecutive failover-class failures, half-opens after the
+ * cool-down (one probe request), closes on success. Cheap on the hot path: a Map lookup per candidate.
+ */
+export class EndpointHealth {
+  readonly #stats = new Map<string, EndpointStats>();
+  readonly #now: () => number;
+
+  constructor(private readonly opts: HealthOptions = DEFAULT_HEALTH) {
+    this.#now = opts.now ?? Date.now;
+  }
+
+  #get(key: string): EndpointStats {
+    let s = this.#stats.get(key);
+    if (!s) {
+      s = { ttfbMs: null, perTokenMs: null, lastSampleAt: 0, consecutiveFailures: 0, state: 'closed', openedAt: 0, probing: false };
+      this.#stats.set(key, s);
+    }
+    return s;
+  }
+
+  state(key: string): BreakerState {
+    const s = this.#get(key);
+    if (s.state === 'open' && this.#now() - s.openedAt >= this.opts.cooldownMs) s.state = 'half-open';
+    return s.state;
+  }
+
+  /** May a request go to this endpoint now? A half-open endpoint admits one probe at a time. */
+  available(key: string): boolean {
+    const st = this.state(key);
+    if (st === 'closed') return true;
+    if (st === 'open') return false;
+    return !this.#get(key).probing;
+  }
+
+  /** Marks the start of a call (a half-open endpoint's single probe). */
+  begin(key: string): void {
+    const s = this.#get(key);
+    if (this.state(key) === 'half-open') s.probing = true;
+  }
+
+  success(key: string, ttfbMs: number): void {
+    const s = this.#get(key);
+    const a = this.opts.alpha;
+    s.ttfbMs = s.ttfbMs === null ? ttfbMs : s.ttfbMs + a * (ttfbMs - s.ttfbMs);
+    s.lastSampleAt = this.#now();
+    s.consecutiveFailures = 0;
+    s.state = 'closed';
+    s.probing = false;
+  }
+
+  /** Total time of a finished answer, for the per-output-token estimate. */
+  completed(key: string, totalMs: number, outputTokens: number): void {
+    if (outputTokens <= 0) return;
+    const s = this.#get(key);
+    const v = totalMs / outputTokens;
+    s.perTokenMs = s.perTokenMs === null ? v : s.perTokenMs + this.opts.alpha * (v - s.perTokenMs);
+  }
+
+  /** A failover-class failure (429, 503, 529, connect-phase). */
+  failure(key: string): void {
+    const s = this.#get(key);
+    s.consecutiveFailures++;
+    s.probing = false;
+    s.lastSampleAt = this.#now();
+    if (s.state === 'half-open' || s.consecutiveFailures >= this.opts.failureThreshold) {
+      s.state = 'open';
+      s.openedAt = this.#now();
+    }
+  }
+
+  /** Expected latency (ms) to rank endpoints; unknown endpoints rank first so they get measured. */
+  estimate(key: string): number {
+    return this.#get(key).ttfbMs ?? 0;
+  }
+
+  /** True when the endpoint's estimate is stale and it deserves an exploratory request. */
+  stale(key: string): boolean {
+    const s = this.#get(key);
+    return s.ttfbMs !== null && this.#now() - s.lastSampleAt >= this.opts.probeIntervalMs;
+  }
+
+  /** Claims the exploratory request of a stale endpoint (so only one request probes it). */
+  claimProbe(key: string): void {
+    this.#get(key).lastSampleAt = this.#now();
+  }
+
+  snapshot(): Record<string, { ttfbMs: number | null; perTokenMs: number | null; state: BreakerState }> {
+    const out: Record<string, { ttfbMs: number | null; perTokenMs: number | null; state: BreakerState }> = {};
+    for (const [k, s] of this.#stats) out[k] = { ttfbMs: s.ttfbMs, perTokenMs: s.perTokenMs, state: this.state(k) };
+    return out;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Piscina worker: content-inspection scores for the gateway.
+ *
+ *   const pool = new Piscina({ filename: new URL('../workers/guard.js', import.meta.url).href });
+ *   const scores = await pool.run({ texts: ['...'] }, { name: 'score' });   // GuardScores[]
+ *   const thr = await pool.run({}, { name: 'thresholds' });                 // Record<GuardLabel, number>
+ *
+ * workers/index.ts (the pool entry) is expected to re-export `score` and `thresholds` from here.
+ *
+ * The model is loaded lazily, once per worker thread, from $SVC_GUARD_MODEL or <project root>/models/guard-model.json.
+ * A missing or unreadable model makes every task throw an Error whose message starts with
+ * GUARD_UNAVAILABLE_PREFIX; the gateway answers 503 with `x-svc-guardrails: unavailable` (no scores are faked).
+ */
+import { existsSync } from 'node:fs';
+import { GUARD_LABELS, type GuardLabel } from '../src/guard/labels.js';
+import { loadModel, scoreText, type GuardModel, type GuardScores } from '../src/guard/model.js';
+import { defaultModelPath, findProjectRoot } from '../src/guard/paths.js';
+
+export { GUARD_LABELS, type GuardLabel, type GuardScores };
+
+/** Errors for an absent/corrupt model start with this (error properties do not survive the thread boundary). */
+export const GUARD_UNAVAILABLE_PREFIX = 'guard_model_unavailable';
+
+export interface ScoreTask {
+  texts: string[];
+}
+
+export interface GuardModelInfo {
+  path: string;
+  labels: GuardLabel[];
+  thresholds: Record<GuardLabel, number>;
+}
+
+let cached: { path: string; model: GuardModel } | null = null;
+
+export function resolveModelPath(): string {
+  const env = process.env['SVC_GUARD_MODEL'];
+  return env && env.trim() !== '' ? env : defaultModelPath(findProjectRoot(import.meta.url));
+}
+
+function getModel(): { path: string; model: GuardModel } {
+  const path = resolveModelPath();
+  if (cached && cached.path === path) return cached;
+  if (!existsSync(path)) {
+    throw new Error(
+      `${GUARD_UNAVAILABLE_PREFIX}: model file not found at ${path} (build it with \`make guard-model\`, i.e. node dist/scripts/guard/train.js --if-missing, or set SVC_GUARD_MODEL)`,
+    );
+  }
+  try {
+    cached = { path, model: loadModel(path) };
+  } catch (err) {
+    throw new Error(`${GUARD_UNAVAILABLE_PREFIX}: cannot load model ${path}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return cached;
+}
+
+/** Score each text: probability 0..1 per label. */
+export function score({ texts }: ScoreTask): GuardScores[] {
+  if (!Array.isArray(texts)) throw new TypeError('guard worker: task.texts must be an array of strings');
+  const { model } = getModel();
+  return texts.map((t) => scoreText(model, typeof t === 'string' ? t : String(t)));
+}
+
+/** Model location, labels and default thresholds (loads the model, so it doubles as a warm-up task). */
+export function info(): GuardModelInfo {
+  const { path, model } = getModel();
+  return { path, labels: [...model.labels], thresholds: { ...model.thresholds } };
+}
+
+/** The model's default per-category thresholds (the gateway config may override them). */
+export function thresholds(_task?: Record<string, never>): Record<GuardLabel, number> {
+  return { ...getModel().model.thresholds };
+}
+
+/** Default export for `pool.run(task)` without a name: `{ texts }` scores, `{ op: 'info' }` describes the model. */
+export default function guardTask(task: ScoreTask | { op: 'info' }): GuardScores[] | GuardModelInfo {
+  if ('op' in task && task.op === 'info') return info();
+  return score(task as ScoreTask);
+}
