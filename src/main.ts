@@ -7,6 +7,7 @@ import { dashboardOptionsFromEnv, startDashboard } from './dashboard/index.js';
 import { Catalog } from './routing/catalog.js';
 import { watchCatalog } from './routing/reload.js';
 import { startSimulator, type Simulator } from './sim/server.js';
+import { SIM_ENV } from './sim/upstream-urls.js';
 import { createStore } from './store/index.js';
 
 /** `make run`: config -> store -> (dev simulator) -> gateway; graceful shutdown flushes settlement. */
@@ -33,7 +34,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     sim = await startSimulator({ port: config.dev.simulatorPort, host: '127.0.0.1' });
     ({ models: config.models, simulated } = simulatedCatalog(config.models, env, sim.url));
   }
-  const gw = await startGateway(config, store, { env, logger: log });
+  const gw = await startGateway(config, store, { env: sim ? { ...SIM_ENV, ...env } : env, logger: log });
   const dev = config.dev.bootstrap ? await seedDev(store, config) : null;
   const dashOpts = dashboardOptionsFromEnv(env, { host: config.host, port: config.dashboardPort });
   const dash = await startDashboard({ config, store, logger: log }, dashOpts);

@@ -2,14 +2,16 @@ import type { GatewayConfig, ModelConfig } from '../config/schema.js';
 import { usdToNano } from '../billing/money.js';
 import { hashKey } from '../pipeline/authenticate.js';
 import { keyRecord, newKeyValue } from '../keys/mint.js';
+import { simulatedEndpoint } from '../sim/upstream-urls.js';
 import type { OrgRecord, Store } from '../store/contract.js';
 
 export const DEV_ORG_ID = '00000000-0000-4000-8000-000000000001';
 const DEV_KEY_NAME = 'dev';
 
 /**
- * Re-points every endpoint whose credential is missing from the environment at the built-in simulator
- * (which speaks the OpenAI wire format). Returns the catalog to serve and the ids that were re-pointed.
+ * Re-points every endpoint whose credential is missing from the environment at the built-in simulator,
+ * keeping its provider (the simulator speaks each provider's wire format); each provider gets its own path
+ * prefix so health and stats tell them apart. Returns the catalog to serve and the ids that were re-pointed.
  */
 export function simulatedCatalog(models: ModelConfig[], env: NodeJS.ProcessEnv, simUrl: string): { models: ModelConfig[]; simulated: string[] } {
   const simulated: string[] = [];
@@ -18,7 +20,7 @@ export function simulatedCatalog(models: ModelConfig[], env: NodeJS.ProcessEnv, 
     const endpoints = m.endpoints.map((ep) => {
       if (ep.apiKeyEnv === null || env[ep.apiKeyEnv]) return ep;
       touched = true;
-      return { ...ep, provider: 'openai', baseUrl: `${simUrl}/v1`, apiKeyEnv: null };
+      return simulatedEndpoint(ep, simUrl);
     });
     if (touched) simulated.push(m.id);
     return { ...m, endpoints };

@@ -7,6 +7,7 @@ import { keyRecord, newKeyValue, type KeyOptions } from '../../src/keys/mint.js'
 import { Logger } from '../../src/obs/logger.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { SIM_ENV } from '../../src/sim/upstream-urls.js';
 import type { KeyRecord, OrgRecord, Store } from '../../src/store/contract.js';
 import { createStore } from '../../src/store/index.js';
 
@@ -53,7 +54,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
   const store = opts.store ?? (await createStore({ kind: 'memory', snapshotPath: null }));
   const logs: string[] = [];
   const logger = new Logger('info', true, (l) => logs.push(l));
-  const gw = await startGateway(config, store, { env: {}, logger });
+  const gw = await startGateway(config, store, { env: { ...SIM_ENV }, logger });
   const addOrg = async (id: string, creditUsd: number, patch: Partial<OrgRecord> = {}): Promise<void> => {
     await store.createOrg({
       id,
