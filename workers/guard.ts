@@ -33,9 +33,13 @@ export interface GuardModelInfo {
 
 let cached: { path: string; model: GuardModel } | null = null;
 
+let defaultPath: string | null = null;
+
 export function resolveModelPath(): string {
   const env = process.env['SVC_GUARD_MODEL'];
-  return env && env.trim() !== '' ? env : defaultModelPath(findProjectRoot(import.meta.url));
+  if (env && env.trim() !== '') return env;
+  // The project root never moves while the worker lives: walk the tree once, not per task.
+  return (defaultPath ??= defaultModelPath(findProjectRoot(import.meta.url)));
 }
 
 function getModel(): { path: string; model: GuardModel } {

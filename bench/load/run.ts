@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simulatedCatalog } from '../../src/dev/bootstrap.js';
 import { projectRoot } from '../../src/pool/pool.js';
-import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
+import { DEMO_ALIASES, DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
 import { procStats, startNode, waitForHttp } from './proc.js';
+import { pct, sample } from './ttfb.js';
 
 const SIM_PORT = 19_100;
 const GW_PORT = 19_180;
@@ -59,13 +60,14 @@ async function main(): Promise<void> {
     JSON.stringify({
       host: '127.0.0.1',
       models: simulatedCatalog(DEMO_CATALOG, {}, simUrl).models,
+      aliases: DEMO_ALIASES,
       store: { kind: 'memory', snapshotPath: null },
       log: { level: 'warn' },
       dev: { creditUsd: 1_000_000 },
     }),
   );
   const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(SIM_PORT)], {});
-  const gw = startNode([join(root, 'dist/src/main.js')], {
+  const gw = startNode([...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), join(root, 'dist/src/main.js')], {
     SVC_CONFIG: configPath,
     SVC_PORT: String(GW_PORT),
     SVC_DEV_KEY: KEY,
@@ -114,13 +116,58 @@ async function main(): Promise<void> {
         `| ${r.scenario} | ${r.target} | ${r.p50} | ${r.p99} | ${added ? (r.p50 - direct.p50).toFixed(1) : '-'} | ${added ? (r.p99 - direct.p99).toFixed(1) : '-'} | ${Math.round(r.rps)} | ${r.errors} | ${r.cpuMsPerReq === null ? '-' : r.cpuMsPerReq.toFixed(3)} | ${r.rssMiB === null ? '-' : r.rssMiB.toFixed(0)} |`,
       );
     }
+    lines.push('', ...(await firstByteTable(simUrl, gw.pid!)), '');
     const table = lines.join('\n') + '\n';
     process.stdout.write(table);
     writeFileSync(join(root, 'bench/results/latest.md'), table);
   } finally {
+    if (process.env.BENCH_PROF) process.stdout.write(`cpu profile in ${dir}\n`);
     gw.kill('SIGTERM');
     sim.kill('SIGTERM');
   }
+}
+
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
+
+/**
+ * Sequential (one request at a time) first-byte and total latency, gateway vs direct, and gateway CPU per
+ * request: same-format passthrough, cross-format transcode (messages client, OpenAI-format upstream), and
+ * an alias vs a concrete model.
+ */
+async function firstByteTable(simUrl: string, gwPid: number): Promise<string[]> {
+  const upstreamModel = DEMO_CATALOG.find((m) => m.id === 'gpt-4o-mini')!.endpoints[0]!.upstreamModel;
+  const prompt = [{ role: 'user', content: 'Benchmark prompt: tell me something short about gateways.' }];
+  const gwUrl = `http://127.0.0.1:${GW_PORT}`;
+  const auth = { authorization: `Bearer ${KEY}` };
+  const direct = await sample(`${simUrl}/v1/chat/completions`, {}, JSON.stringify({ model: upstreamModel, messages: prompt, max_tokens: 16, stream: true }), SAMPLES, 30);
+  const directJson = await sample(`${simUrl}/v1/chat/completions`, {}, JSON.stringify({ model: upstreamModel, messages: prompt, max_tokens: 16 }), SAMPLES, 30);
+  const rows: [string, string, Awaited<ReturnType<typeof sample>>, number][] = [];
+  const run = async (name: string, path: string, body: unknown, base: typeof direct): Promise<void> => {
+    const before = procStats(gwPid).cpuMs;
+    const s = await sample(`${gwUrl}${path}`, auth, JSON.stringify(body), SAMPLES, 30);
+    rows.push([name, path, s, (procStats(gwPid).cpuMs - before) / (SAMPLES + 30)]);
+    void base;
+  };
+  await run('chat stream, passthrough (OpenAI upstream)', '/v1/chat/completions', { model: 'gpt-4o-mini', messages: prompt, max_tokens: 16, stream: true }, direct);
+  await run('messages stream -> OpenAI upstream (transcode)', '/v1/messages', { model: 'gpt-4o-mini', messages: prompt, max_tokens: 16, stream: true }, direct);
+  await run('chat non-stream, concrete model', '/v1/chat/completions', { model: 'gpt-4o-mini', messages: prompt, max_tokens: 16 }, directJson);
+  await run('chat non-stream, alias (fastest-gpt)', '/v1/chat/completions', { model: 'fastest-gpt', messages: prompt, max_tokens: 16 }, directJson);
+  const f = (x: number): string => x.toFixed(2);
+  const out = [
+    `## Sequential latency (${SAMPLES} requests each, one at a time; added = gateway - direct to the simulator)`,
+    '',
+    '| scenario | first byte p50 / p99 ms | added first byte p50 / p99 ms | total p50 / p99 ms | added total p50 / p99 ms | gateway CPU ms/req | errors |',
+    '|---|---|---|---|---|---|---|',
+    `| direct to simulator, stream | ${f(pct(direct.firstByteMs, 50))} / ${f(pct(direct.firstByteMs, 99))} | - | ${f(pct(direct.totalMs, 50))} / ${f(pct(direct.totalMs, 99))} | - | - | ${direct.errors} |`,
+    `| direct to simulator, non-stream | ${f(pct(directJson.firstByteMs, 50))} / ${f(pct(directJson.firstByteMs, 99))} | - | ${f(pct(directJson.totalMs, 50))} / ${f(pct(directJson.totalMs, 99))} | - | - | ${directJson.errors} |`,
+  ];
+  for (const [name, , s, cpu] of rows) {
+    const base = name.includes('non-stream') ? directJson : direct;
+    out.push(
+      `| ${name} | ${f(pct(s.firstByteMs, 50))} / ${f(pct(s.firstByteMs, 99))} | ${f(pct(s.firstByteMs, 50) - pct(base.firstByteMs, 50))} / ${f(pct(s.firstByteMs, 99) - pct(base.firstByteMs, 99))} | ${f(pct(s.totalMs, 50))} / ${f(pct(s.totalMs, 99))} | ${f(pct(s.totalMs, 50) - pct(base.totalMs, 50))} / ${f(pct(s.totalMs, 99) - pct(base.totalMs, 99))} | ${cpu.toFixed(3)} | ${s.errors} |`,
+    );
+  }
+  return out;
 }
 
 main().catch((e: unknown) => {

@@ -3,6 +3,7 @@ import { GUARD_CATEGORIES, type GuardCategory } from '../config/schema.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { GatewayDeps } from './deps.js';
 import type { RequestState } from './state.js';
+import { withDeadline } from './deadline.js';
 
 /**
  * Stage 3: prompt injection + the seven moderation categories, scored in the worker pool (never on the
@@ -44,7 +45,7 @@ export async function inspect(
   const t0 = performance.now();
   let results: Record<string, number>[];
   try {
-    results = await deps.pool.run('score', { texts: scored }, AbortSignal.timeout(cfg.timeoutMs));
+    results = await withDeadline(cfg.timeoutMs, (signal) => deps.pool.run('score', { texts: scored }, signal));
   } catch (e) {
     deps.log.warn('guardrail scorer unavailable', { request_id: st.id, error: (e as Error).message });
     if (cfg.mode === 'monitor') {

@@ -53,12 +53,27 @@ function errCode(e: unknown): string {
 
 /** Sends one request and waits for the response head. Never throws for network failures. */
 export async function sendUpstream(agent: Agent, req: UpstreamRequest): Promise<UpstreamResult> {
-  const total = AbortSignal.timeout(req.timeouts.totalMs);
-  const signal = AbortSignal.any([req.signal, total]);
+  // One controller for the client abort and the total deadline; the timer is cleared when the body closes
+  // (AbortSignal.timeout/any would leave a live timer and a DOMException behind per request).
+  const ac = new AbortController();
+  const total = { aborted: false };
+  const onClientAbort = (): void => ac.abort(req.signal.reason);
+  if (req.signal.aborted) onClientAbort();
+  else req.signal.addEventListener('abort', onClientAbort, { once: true });
+  const timer = setTimeout(() => {
+    total.aborted = true;
+    ac.abort(new Error('upstream total timeout'));
+  }, req.timeouts.totalMs);
+  const cleanup = (): void => {
+    clearTimeout(timer);
+    req.signal.removeEventListener('abort', onClientAbort);
+  };
+  const signal = ac.signal;
+  const url = new URL(req.url);
   try {
     const response = await agent.request({
-      origin: new URL(req.url).origin,
-      path: new URL(req.url).pathname + new URL(req.url).search,
+      origin: url.origin,
+      path: url.pathname + url.search,
       method: 'POST',
       headers: req.headers,
       body: req.body,
@@ -66,8 +81,10 @@ export async function sendUpstream(agent: Agent, req: UpstreamRequest): Promise<
       headersTimeout: req.timeouts.firstByteMs,
       bodyTimeout: req.timeouts.idleMs,
     });
+    response.body.once('close', cleanup);
     return { ok: true, response };
   } catch (e) {
+    cleanup();
     if (req.signal.aborted) return { ok: false, failure: { kind: 'aborted', message: 'client disconnected' } };
     if (e instanceof undiciErrors.HeadersTimeoutError || total.aborted) {
       return { ok: false, failure: { kind: 'timeout', message: 'upstream did not answer in time' } };
