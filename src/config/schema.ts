@@ -51,17 +51,10 @@ export type AliasConfig =
   | { id: string; kind: 'fastest'; models: string[] }
   | { id: string; kind: 'auto'; tiers: Record<AutoTier, string[]> };
 
-export const GUARD_CATEGORIES = [
-  'prompt_injection',
-  'hate',
-  'hate/threatening',
-  'self-harm',
-  'sexual',
-  'sexual/minors',
-  'violence',
-  'violence/graphic',
-] as const;
-export type GuardCategory = (typeof GUARD_CATEGORIES)[number];
+/** The guardrail categories: prompt injection + the seven moderation categories (one list, src/guard/labels.ts). */
+import type { GuardLabel } from '../guard/labels.js';
+export { GUARD_LABELS as GUARD_CATEGORIES } from '../guard/labels.js';
+export type GuardCategory = GuardLabel;
 
 export interface GuardrailConfig {
   /** `enforce` refuses over threshold; `monitor` scores and reports only; `off` skips inspection. */

@@ -10,6 +10,7 @@
  * - JSON mode has no Messages API parameter: it becomes a system instruction (with the schema);
  * - seed, penalties and logprobs do not exist upstream and are not sent; n > 1 is refused.
  */
+import { alternatingTurns } from '../../canonical/turns.js';
 import type {
   CacheControl,
   CanonicalMessage,
@@ -93,21 +94,7 @@ function toBlocks(part: ContentPart): WireBlock[] {
 
 /** Messages with alternating roles: tool results travel in user turns, same-role neighbours merge. */
 export function toMessages(messages: readonly CanonicalMessage[]): WireMessage[] {
-  const out: WireMessage[] = [];
-  for (const message of messages) {
-    const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const content = message.content.flatMap(toBlocks);
-    if (content.length === 0) continue;
-    const last = out.at(-1);
-    if (last?.role === role) last.content.push(...content);
-    else out.push({ role, content });
-  }
-  for (const m of out) {
-    if (m.role === 'user' && m.content.some((b) => b.type === 'tool_result')) {
-      m.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
-    }
-  }
-  return out;
+  return alternatingTurns(messages, toBlocks, (b) => b.type === 'tool_result');
 }
 
 /** JSON mode as an instruction: the Messages API has no response_format. */

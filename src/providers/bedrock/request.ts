@@ -11,6 +11,7 @@
  *   rules as the direct API, ../anthropic/thinking.ts) and return the matched stop sequence;
  * - temperature is clamped to 0..1, the range Converse models accept.
  */
+import { alternatingTurns } from '../../canonical/turns.js';
 import type { CacheControl, CanonicalMessage, CanonicalRequest, ContentPart, ImagePart, JsonObject, JsonValue, ResponseFormat, ToolChoice as CanonicalToolChoice } from '../../canonical/types.js';
 import { invalid } from '../../errors/gateway-error.js';
 import { clampTemperature, thinkingBudget, thinkingTopP } from '../anthropic/thinking.js';
@@ -83,21 +84,7 @@ function toBlocks(part: ContentPart): ContentBlock[] {
 
 /** Alternating user/assistant turns; tool results ride in user turns, first in their turn. */
 export function toConverseMessages(messages: readonly CanonicalMessage[]): ConverseMessage[] {
-  const out: ConverseMessage[] = [];
-  for (const message of messages) {
-    const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const content = message.content.flatMap(toBlocks);
-    if (content.length === 0) continue;
-    const last = out.at(-1);
-    if (last?.role === role) last.content.push(...content);
-    else out.push({ role, content });
-  }
-  for (const m of out) {
-    if (m.role === 'user' && m.content.some((b) => 'toolResult' in b)) {
-      m.content.sort((a, b) => Number('toolResult' in b) - Number('toolResult' in a));
-    }
-  }
-  return out;
+  return alternatingTurns(messages, toBlocks, (b) => 'toolResult' in b);
 }
 
 function jsonInstruction(format: ResponseFormat | null): string | null {
