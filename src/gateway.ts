@@ -11,7 +11,8 @@ import { chatFormat } from './formats/chat-completions/index.js';
 import { completionsFormat } from './formats/completions/index.js';
 import { messagesFormat } from './formats/messages/index.js';
 import { responsesFormat } from './formats/responses/index.js';
-import { EndpointHealth } from './routing/health.js';
+import { EndpointHealth, endpointKey } from './routing/health.js';
+import { HealthSync } from './routing/health-sync.js';
 import type { GatewayDeps } from './pipeline/deps.js';
 import { listModelsHandler, modelDetailHandler } from './pipeline/models-handler.js';
 import { WorkerPool } from './pool/pool.js';
@@ -23,6 +24,7 @@ import { createUpstreamAgent } from './upstream/client.js';
 export interface Gateway {
   port: number;
   deps: GatewayDeps;
+  healthSync: HealthSync;
   /** Replaces the catalog (hot reload); the models listing and ETags follow. */
   setCatalog(catalog: Catalog): void;
   close(): Promise<void>;
@@ -57,13 +59,22 @@ export async function startGateway(
   const metrics = new Metrics();
   let catalog = new Catalog(config.models, config.aliases);
   const pool = new WorkerPool(config.workers);
+  const health = new EndpointHealth(config.health);
+  const healthSync = new HealthSync(
+    store,
+    health,
+    () => [...new Set(catalog.models.flatMap((m) => m.endpoints.map(endpointKey)))],
+    config.health.cooldownMs,
+    log,
+  );
+  healthSync.start(config.health.syncMs);
   const settlement = new SettlementQueue(store, config.settlement, log, () => metrics.settlementFailures.inc());
   metrics.gauges.push(() => `# HELP svc_settlement_pending Settlement entries queued.\n# TYPE svc_settlement_pending gauge\nsvc_settlement_pending ${settlement.pending}`);
   const deps: GatewayDeps = {
     config,
     store,
     catalog: () => catalog,
-    health: new EndpointHealth(config.health),
+    health,
     pool,
     auth: new Authenticator(store, config.keyCacheTtlMs),
     agent: createUpstreamAgent(config.upstream),
@@ -124,10 +135,12 @@ export async function startGateway(
   return {
     port: running.port,
     deps,
+    healthSync,
     setCatalog(c: Catalog) {
       catalog = c;
     },
     async close() {
+      healthSync.stop();
       running.close();
       await settlement.close();
       await pool.close();

@@ -120,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
       failureThreshold: r.int(health, 'failureThreshold', 'health', 3, 1, 1000),
       cooldownMs: r.int(health, 'cooldownMs', 'health', 30_000, 10, 3_600_000),
       probeIntervalMs: r.int(health, 'probeIntervalMs', 'health', 15_000, 10, 3_600_000),
+      syncMs: r.int(health, 'syncMs', 'health', 2_000, 50, 60_000),
     },
     catalogReloadMs: r.int(top, 'catalogReloadMs', 'config', 10_000, 50, 60_000),
     limits: {

@@ -91,7 +91,7 @@ export interface GatewayConfig {
   settlement: { batchSize: number; flushMs: number };
   keyCacheTtlMs: number;
   /** Endpoint health: EWMA weight, breaker threshold and cool-down, exploratory probe interval. */
-  health: { alpha: number; failureThreshold: number; cooldownMs: number; probeIntervalMs: number };
+  health: { alpha: number; failureThreshold: number; cooldownMs: number; probeIntervalMs: number; syncMs: number };
   /** How often each node polls SVC_CONFIG for catalog changes (ms). */
   catalogReloadMs: number;
   /** Per end-user (`user` field) ceilings applied within each key; null = none. */

@@ -116,6 +116,22 @@ export class EndpointHealth {
     return s.ttfbMs !== null && this.#now() - s.lastSampleAt >= this.opts.probeIntervalMs;
   }
 
+  /** When this endpoint's breaker opened, if it is open (or half-open); null when closed. */
+  openedAt(key: string): number | null {
+    const s = this.#get(key);
+    return s.state === 'closed' ? null : s.openedAt;
+  }
+
+  /** Adopts a breaker another node opened (shared through the Store); keeps the later opening. */
+  openFromPeer(key: string, openedAt: number): void {
+    const s = this.#get(key);
+    if (this.#now() - openedAt >= this.opts.cooldownMs) return;
+    if (s.state !== 'closed' && s.openedAt >= openedAt) return;
+    s.state = 'open';
+    s.openedAt = openedAt;
+    s.probing = false;
+  }
+
   /** Claims the exploratory request of a stale endpoint (so only one request probes it). */
   claimProbe(key: string): void {
     this.#get(key).lastSampleAt = this.#now();
