@@ -16,6 +16,7 @@ import { HealthSync } from './routing/health-sync.js';
 import type { GatewayDeps } from './pipeline/deps.js';
 import { listModelsHandler, modelDetailHandler } from './pipeline/models-handler.js';
 import { WorkerPool } from './pool/pool.js';
+import { ScoreBatcher } from './pool/score-batcher.js';
 import { Catalog } from './routing/catalog.js';
 import { startServer, type RunningServer } from './server/app.js';
 import type { Store } from './store/contract.js';
@@ -76,6 +77,7 @@ export async function startGateway(
     catalog: () => catalog,
     health,
     pool,
+    scorer: new ScoreBatcher(pool, config.guardrails.timeoutMs),
     auth: new Authenticator(store, config.keyCacheTtlMs),
     agent: createUpstreamAgent(config.upstream),
     settlement,

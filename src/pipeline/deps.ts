@@ -4,6 +4,7 @@ import type { GatewayConfig } from '../config/schema.js';
 import type { Logger } from '../obs/logger.js';
 import type { Metrics } from '../obs/metrics.js';
 import type { WorkerPool } from '../pool/pool.js';
+import type { ScoreBatcher } from '../pool/score-batcher.js';
 import type { Catalog } from '../routing/catalog.js';
 import type { EndpointHealth } from '../routing/health.js';
 import type { Store } from '../store/contract.js';
@@ -17,6 +18,8 @@ export interface GatewayDeps {
   catalog(): Catalog;
   health: EndpointHealth;
   pool: WorkerPool;
+  /** Guardrail scoring, micro-batched onto the pool. */
+  scorer: ScoreBatcher;
   auth: Authenticator;
   agent: Agent;
   settlement: SettlementQueue;

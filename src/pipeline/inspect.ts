@@ -3,7 +3,6 @@ import { GUARD_CATEGORIES, type GuardCategory } from '../config/schema.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { GatewayDeps } from './deps.js';
 import type { RequestState } from './state.js';
-import { withDeadline } from './deadline.js';
 
 /**
  * Stage 3: prompt injection + the seven moderation categories, scored in the worker pool (never on the
@@ -45,7 +44,7 @@ export async function inspect(
   const t0 = performance.now();
   let results: Record<string, number>[];
   try {
-    results = await withDeadline(cfg.timeoutMs, (signal) => deps.pool.run('score', { texts: scored }, signal));
+    results = await deps.scorer.score(scored);
   } catch (e) {
     deps.log.warn('guardrail scorer unavailable', { request_id: st.id, error: (e as Error).message });
     if (cfg.mode === 'monitor') {
