@@ -127,7 +127,7 @@ async function main(): Promise<void> {
   }
 }
 
-const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 1000);
 
 /**
  * Sequential (one request at a time) first-byte and total latency, gateway vs direct, and gateway CPU per

@@ -11,7 +11,7 @@ import type { GatewayDeps } from './deps.js';
 import { execute } from './execute.js';
 import { record, sendError, settle } from './finish.js';
 import type { FrontEnd } from './front-end.js';
-import { inspect } from './inspect.js';
+import { inspect, startInspection } from './inspect.js';
 import { parseJsonObject } from './json-body.js';
 import { releaseHold, reserve } from './reserve.js';
 import { serveCanonicalJson, serveCanonicalStream } from './serve-canonical.js';
@@ -63,9 +63,10 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
       }
       const chain = buildChain(route.entries, deps.health);
 
+      const pending = startInspection(deps, p.texts); // overlaps the admission round trip
       await admit(deps, st, typicalTokens(size));
       admitted = true;
-      await inspect(deps, st, p.texts, thresholds());
+      await inspect(deps, st, pending, thresholds());
       const pricings = [...new Set(chain.map((c) => c.model))].map((m) => m.pricing).filter((x): x is ModelPricing => x !== null);
       await reserve(deps, st, { pricings, maxOutput: maxOut * p.n, upperInputTokens: upperBoundTokens(size), exactInputTokens: exactTokens });
 

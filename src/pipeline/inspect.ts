@@ -4,25 +4,25 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { GatewayDeps } from './deps.js';
 import type { RequestState } from './state.js';
 
+export interface PendingInspection {
+  scored: string[];
+  /** Some prompt text was not inspected (over guardrails.maxChars). */
+  partial: boolean;
+  scoring: Promise<Record<string, number>[]> | null;
+  startedAt: number;
+}
+
 /**
- * Stage 3: prompt injection + the seven moderation categories, scored in the worker pool (never on the
- * event loop). Over threshold under `enforce`: 400 guardrail_blocked. A scorer that cannot run (missing
- * model, crash, timeout) on an enforcing rule: 503 with x-svc-guardrails: unavailable, never a silent pass.
+ * Starts scoring as soon as the prompt is known, so the worker round trip overlaps admission (a Store round
+ * trip). Only the start is early: inspect() applies the verdict after admission, in the contract's order,
+ * so a request refused at admission is still a 429 whatever its content.
  */
-export async function inspect(
-  deps: GatewayDeps,
-  st: RequestState,
-  texts: readonly string[],
-  thresholds: Readonly<Record<GuardCategory, number>>,
-): Promise<void> {
+export function startInspection(deps: GatewayDeps, texts: readonly string[]): PendingInspection {
   const cfg = deps.config.guardrails;
-  if (cfg.mode === 'off') {
-    st.guardrails = 'none';
-    return;
-  }
-  let budget = cfg.maxChars;
-  let partial = false;
   const scored: string[] = [];
+  let partial = false;
+  if (cfg.mode === 'off') return { scored, partial, scoring: null, startedAt: 0 };
+  let budget = cfg.maxChars;
   for (const t of texts) {
     if (t.length === 0) continue;
     if (budget <= 0) {
@@ -37,14 +37,34 @@ export async function inspect(
     } else scored.push(t);
     budget -= t.length;
   }
-  if (scored.length === 0) {
+  const scoring = scored.length > 0 ? deps.scorer.score(scored) : null;
+  scoring?.catch(() => {}); // awaited and reported by inspect(); never an unhandled rejection
+  return { scored, partial, scoring, startedAt: performance.now() };
+}
+
+/**
+ * Stage 3: prompt injection + the seven moderation categories, scored in the worker pool (never on the
+ * event loop). Over threshold under `enforce`: 400 guardrail_blocked. A scorer that cannot run (missing
+ * model, crash, timeout) on an enforcing rule: 503 with x-svc-guardrails: unavailable, never a silent pass.
+ */
+export async function inspect(
+  deps: GatewayDeps,
+  st: RequestState,
+  pending: PendingInspection,
+  thresholds: Readonly<Record<GuardCategory, number>>,
+): Promise<void> {
+  const cfg = deps.config.guardrails;
+  if (cfg.mode === 'off') {
+    st.guardrails = 'none';
+    return;
+  }
+  if (pending.scoring === null) {
     st.guardrails = cfg.mode === 'monitor' ? 'monitor' : 'pass';
     return;
   }
-  const t0 = performance.now();
   let results: Record<string, number>[];
   try {
-    results = await deps.scorer.score(scored);
+    results = await pending.scoring;
   } catch (e) {
     deps.log.warn('guardrail scorer unavailable', { request_id: st.id, error: (e as Error).message });
     if (cfg.mode === 'monitor') {
@@ -58,7 +78,7 @@ export async function inspect(
       cause: e,
     });
   } finally {
-    deps.metrics.guardMs.observe({}, performance.now() - t0);
+    deps.metrics.guardMs.observe({}, performance.now() - pending.startedAt);
   }
   const flagged: string[] = [];
   for (const cat of GUARD_CATEGORIES) {
@@ -78,5 +98,5 @@ export async function inspect(
       headers: { 'x-svc-guardrails': 'blocked' },
     });
   }
-  st.guardrails = partial ? 'partial' : 'pass';
+  st.guardrails = pending.partial ? 'partial' : 'pass';
 }
