@@ -45,6 +45,14 @@ function readEndpoint(r: FieldReader, raw: Json, path: string): EndpointConfig {
       if (t[k] !== undefined) ep.timeouts[k] = r.int(t, k, tp, 0, 1, 3_600_000);
     }
   }
+  if (e.headers !== undefined) {
+    const h = r.obj(e.headers, `${path}.headers`);
+    ep.headers = {};
+    for (const [k, v] of Object.entries(h)) {
+      if (typeof v !== 'string' || !/^[a-z0-9-]+$/i.test(k)) r.problems.push(`${path}.headers.${k}: expected a string header value`);
+      else ep.headers[k.toLowerCase()] = v;
+    }
+  }
   return ep;
 }
 

@@ -18,6 +18,8 @@ export interface EndpointConfig {
   /** Name of the environment variable holding the credential; null for unauthenticated servers. */
   apiKeyEnv: string | null;
   timeouts?: Partial<UpstreamTimeouts>;
+  /** Static headers sent on every call to this endpoint (e.g. a provider's organization/project header). */
+  headers?: Record<string, string>;
 }
 
 export interface UpstreamTimeouts {

@@ -42,6 +42,7 @@ export async function execute(
     const sentAt = performance.now();
     const result = await sendUpstream(deps.agent, {
       ...upstream,
+      headers: endpoint.headers ? { ...upstream.headers, ...endpoint.headers } : upstream.headers,
       signal,
       timeouts: { ...deps.config.upstream, ...endpoint.timeouts },
     });
