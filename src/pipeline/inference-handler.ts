@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { framingTokens, promptSize, typicalTokens, upperBoundTokens } from '../billing/estimate.js';
 import type { GuardCategory, ModelPricing } from '../config/schema.js';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -82,6 +83,7 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
         const canonical = { ...p.canonical(), model: c.endpoint.upstreamModel };
         return c.adapter.buildRequest(canonical, c.endpoint, { env: deps.env, maxTokens: Math.min(maxOut, c.model.maxOutput), now: new Date() });
       };
+      const sentAt = performance.now();
       const { candidate, response } = await execute(deps, st, chain, requestFor, ac.signal);
       const fallback = async (outputTokens: number) => ({
         inputTokens: await exactTokens(),
@@ -99,6 +101,7 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
         if (p.stream) outcome = await serveCanonicalStream(st, res, candidate, response, fe.format, ctx, fallback);
         else await serveCanonicalJson(st, res, candidate, response, fe.format, ctx);
       }
+      if (outcome === 'ok' && st.usage) deps.health.completed(candidate.key, performance.now() - sentAt, st.usage.outputTokens);
       settle(deps, st, fe.route, outcome);
     } catch (err) {
       if (st.status === 0) {
