@@ -1,9 +1,6 @@
 /**
- * Org-scoped lists kept on the Store's generic kv: one record per item plus one id-list per scope.
- *
- * The Store has no list or compare-and-set primitive for kv, so index updates are read-modify-write.
- * Within one process they are serialised per index key; across processes sharing Redis two concurrent
- * updates of the same index can lose one id (documented weakness, see the issue 5 report).
+ * Org-scoped lists kept on the Store: one kv record per item plus one atomic id set per scope, so nodes
+ * sharing Redis can add and remove concurrently without losing an id.
  */
 import type { Store } from '../store/contract.js';
 
@@ -31,24 +28,16 @@ export class KvIndex {
     return `${this.prefix}:${scope}`;
   }
 
-  async list(scope: string): Promise<string[]> {
-    return (await this.store.kvGet<string[]>(this.#key(scope))) ?? [];
+  list(scope: string): Promise<string[]> {
+    return this.store.setMembers(this.#key(scope));
   }
 
   add(scope: string, id: string): Promise<void> {
-    const key = this.#key(scope);
-    return serialised(key, async () => {
-      const ids = (await this.store.kvGet<string[]>(key)) ?? [];
-      if (!ids.includes(id)) await this.store.kvSet(key, [...ids, id]);
-    });
+    return this.store.setAdd(this.#key(scope), id);
   }
 
   remove(scope: string, id: string): Promise<void> {
-    const key = this.#key(scope);
-    return serialised(key, async () => {
-      const ids = (await this.store.kvGet<string[]>(key)) ?? [];
-      if (ids.includes(id)) await this.store.kvSet(key, ids.filter((x) => x !== id));
-    });
+    return this.store.setRemove(this.#key(scope), id);
   }
 }
 

@@ -236,6 +236,13 @@ export interface Store {
   kvGet<T>(key: string): Promise<T | null>;
   kvSet<T>(key: string, value: T, ttlMs?: number): Promise<void>;
   kvDel(key: string): Promise<void>;
+  /**
+   * Atomic string sets (org-scoped id lists such as members, webhooks, channels) that several nodes may change
+   * at once: add and remove never lose a concurrent change. Members come back sorted.
+   */
+  setAdd(key: string, member: string): Promise<void>;
+  setRemove(key: string, member: string): Promise<void>;
+  setMembers(key: string): Promise<string[]>;
   /** Fixed-window counter (e.g. 5 registrations per minute): increments and returns the count in window. */
   hit(key: string, windowMs: number): Promise<number>;
 

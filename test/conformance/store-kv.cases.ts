@@ -11,6 +11,22 @@ async function alignToWindow(windowMs: number): Promise<void> {
 }
 
 export function kvCases(get: () => Store): void {
+  it('string sets: add is idempotent, remove deletes, members come back sorted, concurrent adds are all kept', async () => {
+    const store = get();
+    const k = uid('set');
+    expect(await store.setMembers(k)).toEqual([]);
+    await store.setAdd(k, 'b');
+    await store.setAdd(k, 'a');
+    await store.setAdd(k, 'b');
+    expect(await store.setMembers(k)).toEqual(['a', 'b']);
+    await store.setRemove(k, 'b');
+    await store.setRemove(k, 'zz');
+    expect(await store.setMembers(k)).toEqual(['a']);
+    const ids = Array.from({ length: 100 }, (_, i) => `m${String(i).padStart(3, '0')}`);
+    await Promise.all(ids.map((id) => store.setAdd(k, id)));
+    expect(await store.setMembers(k)).toEqual(['a', ...ids]);
+  });
+
   it('stores JSON values, returns copies, overwrites and deletes', async () => {
     const store = get();
     const k = uid('session');

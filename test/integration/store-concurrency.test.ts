@@ -164,3 +164,20 @@ concurrencyCases('redis, 4 connections', async () => {
     },
   };
 });
+
+describe('string sets on Redis from two nodes', () => {
+  it('parallel adds and removes from two connections never lose a member', async () => {
+    const redis = await startRedisServer();
+    const [a, b] = [await createStore({ kind: 'redis', url: redis.url }), await createStore({ kind: 'redis', url: redis.url })];
+    try {
+      const ids = Array.from({ length: 200 }, (_, i) => `id-${String(i).padStart(3, '0')}`);
+      await Promise.all(ids.map((id, i) => (i % 2 ? a : b).setAdd('org-x:webhooks', id)));
+      await Promise.all(ids.filter((_, i) => i % 4 === 0).map((id, i) => (i % 2 ? b : a).setRemove('org-x:webhooks', id)));
+      expect(await a.setMembers('org-x:webhooks')).toEqual(ids.filter((_, i) => i % 4 !== 0));
+    } finally {
+      await a.close();
+      await b.close();
+      await redis.stop();
+    }
+  });
+});

@@ -264,6 +264,28 @@ export class MemoryStore implements Store {
     this.#save(LAZY_SAVE_MS);
   }
 
+  // Sets live in the kv space as sorted JSON arrays; one synchronous read-modify-write is atomic here.
+  async setAdd(key: string, member: string): Promise<void> {
+    const members = new Set(this.#s.kv.get<string[]>(`set:${key}`, Date.now()) ?? []);
+    if (members.has(member)) return;
+    members.add(member);
+    this.#s.kv.set(`set:${key}`, [...members].sort(), undefined, Date.now());
+    this.#save(LAZY_SAVE_MS);
+  }
+
+  async setRemove(key: string, member: string): Promise<void> {
+    const members = this.#s.kv.get<string[]>(`set:${key}`, Date.now()) ?? [];
+    if (!members.includes(member)) return;
+    const rest = members.filter((m) => m !== member);
+    if (rest.length === 0) this.#s.kv.del(`set:${key}`);
+    else this.#s.kv.set(`set:${key}`, rest, undefined, Date.now());
+    this.#save(LAZY_SAVE_MS);
+  }
+
+  async setMembers(key: string): Promise<string[]> {
+    return this.#s.kv.get<string[]>(`set:${key}`, Date.now()) ?? [];
+  }
+
   async hit(key: string, windowMs: number): Promise<number> {
     return this.#s.kv.hit(key, windowMs, Date.now());
   }

@@ -7,6 +7,7 @@
  *   orgs               SET of org ids
  *   keyhash:<sha256>   JSON [orgId, keyId]
  *   kv:<key>           JSON value (PX ttl)
+ *   set:<key>          string set (SADD/SREM/SMEMBERS)
  *   hit:<key>:<n>      fixed-window counter for window number n
  */
 export const orgPrefix = (orgId: string): string => `{org:${orgId}}`;
@@ -15,6 +16,7 @@ export const K = {
   orgIndex: 'orgs',
   keyHash: (hash: string): string => `keyhash:${hash}`,
   kv: (key: string): string => `kv:${key}`,
+  set: (key: string): string => `set:${key}`,
   hit: (key: string, bucket: number): string => `hit:${key}:${bucket}`,
 
   org: (orgId: string): string => `${orgPrefix(orgId)}:org`,

@@ -245,6 +245,19 @@ export class RedisStore implements Store {
     await this.#do(() => this.#redis.del(K.kv(key)));
   }
 
+  // Plain SADD / SREM / SMEMBERS: each one command, atomic on the server.
+  async setAdd(key: string, member: string): Promise<void> {
+    await this.#do(() => this.#redis.sadd(K.set(key), member));
+  }
+
+  async setRemove(key: string, member: string): Promise<void> {
+    await this.#do(() => this.#redis.srem(K.set(key), member));
+  }
+
+  async setMembers(key: string): Promise<string[]> {
+    return (await this.#do(() => this.#redis.smembers(K.set(key)))).sort();
+  }
+
   async hit(key: string, windowMs: number): Promise<number> {
     assertTtl('windowMs', windowMs);
     const now = Date.now();

@@ -93,7 +93,7 @@ describe('KeyEventEmitter', () => {
     const guard = new FakeGuard();
     const failing = new Proxy(store, {
       get(target, prop) {
-        if (prop === 'kvGet') return () => Promise.reject(new StoreUnavailableError('redis down'));
+        if (prop === 'kvGet' || prop === 'setMembers') return () => Promise.reject(new StoreUnavailableError('redis down'));
         const v: unknown = Reflect.get(target, prop);
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },
