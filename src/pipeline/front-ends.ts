@@ -3,6 +3,7 @@ import type { CanonicalRequest } from '../canonical/types.js';
 import { validateChat } from '../formats/chat-completions/validate.js';
 import type { ClientFormat, FormatName } from '../formats/format.js';
 import type { FrontEnd } from './front-end.js';
+import { spliceBody } from './json-splice.js';
 
 /**
  * Chat completions: validated without a full decode; the canonical request is decoded only when a
@@ -31,6 +32,10 @@ export function chatFrontEnd(format: ClientFormat): FrontEnd {
         canonical: () => (canonical ??= format.decode(body)),
         passthrough: (upstreamModel) => {
           if (!touched && !injectUsage && upstreamModel === chat.model) return raw; // byte fast path
+          // Splice the model name (and the usage request) into the client's bytes; re-serialise only when a
+          // control field was removed or the body's shape makes a splice unsafe.
+          const spliced = touched ? null : spliceBody(raw, upstreamModel, injectUsage, body.stream_options !== undefined);
+          if (spliced) return spliced;
           const out: Record<string, unknown> = { ...body, model: upstreamModel };
           // The gateway always asks for usage in the stream (settlement from the upstream's own count).
           if (chat.stream) out.stream_options = { ...(body.stream_options as object | undefined), include_usage: true };

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { spliceBody, topLevelModelSpan } from '../../../src/pipeline/json-splice.js';
+
+const splice = (body: string, model: string, usage = false): unknown => {
+  const raw = Buffer.from(body);
+  const out = spliceBody(raw, model, usage, (JSON.parse(body) as Record<string, unknown>).stream_options !== undefined);
+  return out === null ? null : JSON.parse(out.toString());
+};
+
+describe('passthrough body splice', () => {
+  const cases: [string, string, boolean, unknown][] = [
+    ['{"model":"gpt-4o-mini","messages":[]}', 'gpt-4o-mini-2024', false, { model: 'gpt-4o-mini-2024', messages: [] }],
+    ['{ "messages": [{"role":"user","content":"the \\"model\\": \\"x\\""}], "model" : "a" }', 'b', false, {
+      messages: [{ role: 'user', content: 'the "model": "x"' }],
+      model: 'b',
+    }],
+    ['{"tools":[{"function":{"parameters":{"properties":{"model":{"type":"string"}}}}}],"model":"a"}', 'z', false, {
+      tools: [{ function: { parameters: { properties: { model: { type: 'string' } } } } }],
+      model: 'z',
+    }],
+    ['{"model":"a","stream":true,"messages":[]}', 'q"uote', true, { stream_options: { include_usage: true }, model: 'q"uote', stream: true, messages: [] }],
+    ['{"model":"a","stream":true,"stream_options":{"include_usage":false}}', 'b', true, null],
+    ['{"messages":[{"model":"nested"}]}', 'b', false, null],
+  ];
+  for (const [body, model, usage, want] of cases) {
+    it(`${body.slice(0, 50)} -> ${JSON.stringify(want)?.slice(0, 40)}`, () => {
+      expect(splice(body, model, usage)).toEqual(want);
+    });
+  }
+
+  it('finds only the top-level key', () => {
+    const raw = Buffer.from('{"a":{"model":"in"},"model":"out"}');
+    const span = topLevelModelSpan(raw)!;
+    expect(raw.subarray(span[0], span[1]).toString()).toBe('"out"');
+  });
+});
