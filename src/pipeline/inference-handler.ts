@@ -73,8 +73,9 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
 
       const ac = new AbortController();
       res.onAbort(() => ac.abort());
-      // An alias must report itself as the body's model: only the canonical path re-encodes the body.
-      const passthrough = (c: Candidate): boolean => p.passthrough !== null && route.alias === null && c.adapter.capabilities.chatPassthrough;
+      const passthrough = (c: Candidate): boolean => p.passthrough !== null && c.adapter.capabilities.chatPassthrough;
+      // A router alias reports itself as the body's model (spliced into the passthrough bytes).
+      const reportModel = route.alias ? route.alias.id : null;
       const requestFor = (c: Candidate): UpstreamHttpRequest => {
         if (passthrough(c)) {
           const { url, headers } = c.adapter.chatRequest(c.endpoint, deps.env);
@@ -94,8 +95,8 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
       });
       let outcome: 'ok' | 'aborted' | 'error' = 'ok';
       if (passthrough(candidate)) {
-        if (p.stream) outcome = await serveStream(st, res, candidate, response, p.clientWantsStreamUsage, fallback);
-        else await serveJson(st, res, candidate, response, fallback);
+        if (p.stream) outcome = await serveStream(st, res, candidate, response, p.clientWantsStreamUsage, fallback, reportModel);
+        else await serveJson(st, res, candidate, response, fallback, reportModel);
       } else {
         const ctx: EncodeContext = { model: p.model, requestId: st.id, created: Math.floor(st.at / 1000), streamUsage: p.clientWantsStreamUsage };
         if (p.stream) outcome = await serveCanonicalStream(st, res, candidate, response, fe.format, ctx, fallback);

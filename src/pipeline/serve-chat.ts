@@ -3,12 +3,23 @@ import { OpenAIStreamTap } from '../providers/openai/stream-tap.js';
 import { lastUsageObject } from '../providers/usage-tap.js';
 import type { ResponseSink } from '../server/types.js';
 import { readAll } from '../upstream/client.js';
+import { spliceBody } from './json-splice.js';
 import type { Candidate } from './chain.js';
 import { commonHeaders } from './response-headers.js';
 import { price, SSE_HEADERS, usageComment, type FallbackUsage } from './serve-common.js';
 import type { RequestState } from './state.js';
 
 const TAIL = 4096;
+const DATA = Buffer.from('data: ');
+
+/** `data: {...}\n\n` with the JSON's top-level model replaced (other lines of the event kept). */
+function rewriteEventModel(event: Buffer, model: string): Buffer {
+  const at = event.indexOf(DATA);
+  if (at < 0) return event;
+  const json = event.subarray(at + DATA.length);
+  const spliced = spliceBody(json, model, false, false);
+  return spliced ? Buffer.concat([event.subarray(0, at + DATA.length), spliced]) : event;
+}
 
 /** Non-stream passthrough: the upstream bytes go to the client unchanged; only `usage` is parsed. */
 export async function serveJson(
@@ -17,8 +28,10 @@ export async function serveJson(
   c: Candidate,
   response: Dispatcher.ResponseData,
   fallback: FallbackUsage,
+  reportModel: string | null,
 ): Promise<void> {
-  const buf = await readAll(response.body);
+  const raw = await readAll(response.body);
+  const buf = reportModel ? (spliceBody(raw, reportModel, false, false) ?? raw) : raw;
   const tail = buf.subarray(Math.max(0, buf.length - TAIL)).toString('utf8');
   const u = lastUsageObject(tail) ?? lastUsageObject(buf.toString('utf8'));
   price(st, c, u ? c.adapter.usage(u) : await fallback(0));
@@ -38,12 +51,18 @@ export async function serveStream(
   response: Dispatcher.ResponseData,
   clientWantsUsage: boolean,
   fallback: FallbackUsage,
+  reportModel: string | null,
 ): Promise<'ok' | 'aborted' | 'error'> {
-  const tap = new OpenAIStreamTap(clientWantsUsage, () => {
-    if (!tap.usage) return '';
-    price(st, c, c.adapter.usage(tap.usage));
-    return usageComment(st);
-  });
+  const rewrite = reportModel ? (ev: Buffer): Buffer => rewriteEventModel(ev, reportModel) : null;
+  const tap = new OpenAIStreamTap(
+    clientWantsUsage,
+    () => {
+      if (!tap.usage) return '';
+      price(st, c, c.adapter.usage(tap.usage));
+      return usageComment(st);
+    },
+    rewrite,
+  );
   st.status = 200;
   res.begin(200, { ...commonHeaders(st, true), ...SSE_HEADERS });
   let outcome: 'ok' | 'aborted' | 'error' = 'ok';

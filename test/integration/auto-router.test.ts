@@ -78,6 +78,14 @@ describe('svc/auto smart router on a labelled prompt set', () => {
     expect(second!.pricing!.output).toBeLessThanOrEqual(first!.pricing!.output);
   });
 
+  it('a streamed svc/auto answer reports svc/auto in every chunk', async () => {
+    const res = await post(t, '/v1/chat/completions', { ...body(PROMPTS[0]!), stream: true });
+    expect(res.status).toBe(200);
+    const models = [...(await res.text()).matchAll(/"model":"([^"]+)"/g)].map((m) => m[1]);
+    expect(models.length).toBeGreaterThan(1);
+    expect(new Set(models)).toEqual(new Set(['svc/auto']));
+  });
+
   it('the alias detail reveals no candidates', async () => {
     const res = await fetch(`${t.url}/v1/models/svc/auto`, { headers: { authorization: `Bearer ${t.key}` } });
     expect(res.status).toBe(200);

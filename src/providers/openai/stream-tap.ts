@@ -23,6 +23,8 @@ export class OpenAIStreamTap {
     private readonly forwardUsage: boolean,
     /** Called before `data: [DONE]` is forwarded; returns bytes to insert (e.g. an SSE comment with cost). */
     private readonly beforeDone: () => string,
+    /** Rewrites each event's top-level `model` (a router alias reports itself); null forwards events as is. */
+    private readonly rewrite: ((event: Buffer) => Buffer) | null = null,
   ) {}
 
   get usage(): Record<string, unknown> | null {
@@ -54,6 +56,11 @@ export class OpenAIStreamTap {
         }
       }
       if (event.includes(CONTENT) || event.includes(ARGS)) this.#contentEvents++;
+      if (this.rewrite && !event.includes(DONE) && cut <= start) {
+        if (cut < start) out.push(buf.subarray(cut, start));
+        out.push(this.rewrite(event));
+        cut = end;
+      }
       if (event.includes(DONE)) {
         this.#sawDone = true;
         if (cut < start) out.push(buf.subarray(cut, start));

@@ -25,6 +25,12 @@ describe('OpenAIStreamTap', () => {
       expect(tap.sawDone).toBe(true);
     });
   }
+  it('rewrites every event through the given function, [DONE] and dropped usage excepted', () => {
+    const tap = new OpenAIStreamTap(false, () => '', (ev) => Buffer.from(ev.toString().replace('"id":"c"', '"id":"X"')));
+    const out = run(tap, stream, 5);
+    expect(out).toBe(chunk('Hel').replace('"id":"c"', '"id":"X"') + chunk('lo').replace('"id":"c"', '"id":"X"') + done);
+  });
+
   it('keeps the usage chunk when the client asked for it', () => {
     const tap = new OpenAIStreamTap(true, () => '');
     expect(run(tap, stream, 5)).toBe(stream);
