@@ -1,5 +1,5 @@
 SHELL := /bin/bash
-.PHONY: deps compile build redis run test lint typecheck bench sim guard-model clean
+.PHONY: deps compile build guard-eval redis run test lint typecheck bench sim guard-model clean
 
 deps: node_modules/.installed
 node_modules/.installed: package.json package-lock.json
@@ -19,6 +19,10 @@ compile: deps
 	npx tsc -p tsconfig.json
 
 build: compile guard-model
+
+# Held-out evaluation of the guardrail scorer (writes docs/guardrails-eval.md; never trains on the eval set).
+guard-eval: build
+	node dist/scripts/guard/eval.js
 
 run: build
 	node dist/src/main.js
