@@ -3,7 +3,7 @@
  * queued while disconnected, and nothing is replayed after a reconnect (a timed-out call was already
  * reported to its caller as unavailable). Background reconnection brings the store back on its own.
  */
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { StoreUnavailableError } from '../contract.js';
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
@@ -29,19 +29,44 @@ export function toStoreError(err: unknown): unknown {
   return new StoreUnavailableError(`redis unavailable: ${message}`, { cause: err });
 }
 
-export async function connectRedis(opts: RedisConnectOptions): Promise<Redis> {
+/** A standalone server or a Redis Cluster: every store command is single-key or single-slot. */
+export type RedisClient = Redis | Cluster;
+
+const CLUSTER_SCHEME = 'redis-cluster://';
+
+/** `redis-cluster://host:port,host:port` names cluster seed nodes; anything else is one server. */
+export function clusterSeeds(url: string): { host: string; port: number }[] | null {
+  if (!url.startsWith(CLUSTER_SCHEME)) return null;
+  return url
+    .slice(CLUSTER_SCHEME.length)
+    .split(',')
+    .map((hp) => {
+      const at = hp.lastIndexOf(':');
+      return { host: hp.slice(0, at), port: Number(hp.slice(at + 1)) };
+    });
+}
+
+export async function connectRedis(opts: RedisConnectOptions): Promise<RedisClient> {
   const commandTimeout = opts.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const connectTimeoutMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  const redis = new Redis(opts.url, {
-    lazyConnect: true,
+  const nodeOptions = {
     commandTimeout,
     connectTimeout: Math.max(commandTimeout, 1_000),
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     autoResendUnfulfilledCommands: false,
     // Reconnect quickly and forever: the store must come back without a restart.
-    retryStrategy: (times) => Math.min(50 * times, 500),
-  });
+    retryStrategy: (times: number) => Math.min(50 * times, 500),
+  };
+  const seeds = clusterSeeds(opts.url);
+  const redis: RedisClient = seeds
+    ? new Cluster(seeds, {
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        clusterRetryStrategy: (times: number) => Math.min(50 * times, 500),
+        redisOptions: nodeOptions,
+      })
+    : new Redis(opts.url, { lazyConnect: true, ...nodeOptions });
   // Errors surface through the failing commands; without a listener ioredis logs every reconnect attempt.
   redis.on('error', () => undefined);
   let timer: NodeJS.Timeout | undefined;
@@ -63,7 +88,7 @@ export async function connectRedis(opts: RedisConnectOptions): Promise<Redis> {
 }
 
 /** Bounded PING: false on error, on timeout, or while disconnected. */
-export async function pingRedis(redis: Redis, timeoutMs: number): Promise<boolean> {
+export async function pingRedis(redis: RedisClient, timeoutMs: number): Promise<boolean> {
   if (redis.status !== 'ready') return false;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => {
@@ -77,7 +102,7 @@ export async function pingRedis(redis: Redis, timeoutMs: number): Promise<boolea
 }
 
 /** Graceful QUIT, bounded; a dead server gets a hard disconnect instead. */
-export async function closeRedis(redis: Redis, timeoutMs: number): Promise<void> {
+export async function closeRedis(redis: RedisClient, timeoutMs: number): Promise<void> {
   if (redis.status === 'end') return;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => {

@@ -3,7 +3,6 @@
  * reads are single commands. Every call is bounded by the connection's command timeout, and connection or
  * timeout failures surface as StoreUnavailableError so the caller answers 503.
  */
-import type { Redis } from 'ioredis';
 import type {
   AdmitRequest,
   AdmitResult,
@@ -36,7 +35,7 @@ import {
   type KeyPatch,
   type OrgPatch,
 } from '../shared.js';
-import { closeRedis, connectRedis, pingRedis, toStoreError, type RedisConnectOptions } from './client.js';
+import { closeRedis, connectRedis, pingRedis, toStoreError, type RedisClient, type RedisConnectOptions } from './client.js';
 import { K, orgPrefix } from './keys.js';
 import { array, balanceView, fromFlat, fromHash, int, settleInstruction, spendRows, str, strings, toFields } from './records.js';
 import { loadScripts, type ScriptArg, type ScriptName, type Scripts } from './scripts.js';
@@ -45,11 +44,11 @@ const LEDGER_PAGE = 1_000;
 
 export class RedisStore implements Store {
   readonly kind = 'redis' as const;
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #scripts: Scripts;
   readonly #ledgerCap: number;
 
-  private constructor(redis: Redis, scripts: Scripts, ledgerCap: number) {
+  private constructor(redis: RedisClient, scripts: Scripts, ledgerCap: number) {
     this.#redis = redis;
     this.#scripts = scripts;
     this.#ledgerCap = ledgerCap;
