@@ -144,6 +144,8 @@ export async function startGateway(
     async close() {
       healthSync.stop();
       running.close();
+      // Requests in flight complete (and queue their settlement) before the queue is flushed and closed.
+      if (!(await running.drain(config.shutdownGraceMs))) log.warn('shutdown: requests still in flight after the grace period');
       await settlement.close();
       await pool.close();
       await deps.agent.close();

@@ -122,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
       probeIntervalMs: r.int(health, 'probeIntervalMs', 'health', 15_000, 10, 3_600_000),
       syncMs: r.int(health, 'syncMs', 'health', 2_000, 50, 60_000),
     },
+    shutdownGraceMs: r.int(top, 'shutdownGraceMs', 'config', 30_000, 0, 600_000),
     catalogReloadMs: r.int(top, 'catalogReloadMs', 'config', 10_000, 50, 60_000),
     limits: {
       userRpm: limits.userRpm === undefined ? null : r.int(limits, 'userRpm', 'limits', 0, 1),

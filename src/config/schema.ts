@@ -92,6 +92,8 @@ export interface GatewayConfig {
   leases: { ttlMs: number };
   settlement: { batchSize: number; flushMs: number };
   keyCacheTtlMs: number;
+  /** How long a graceful shutdown waits for requests in flight (ms). */
+  shutdownGraceMs: number;
   /** Endpoint health: EWMA weight, breaker threshold and cool-down, exploratory probe interval. */
   health: { alpha: number; failureThreshold: number; cooldownMs: number; probeIntervalMs: number; syncMs: number };
   /** How often each node polls SVC_CONFIG for catalog changes (ms). */

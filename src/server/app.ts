@@ -25,7 +25,10 @@ export interface ServerOptions {
 
 export interface RunningServer {
   port: number;
+  /** Stops accepting connections; requests in flight go on. */
   close(): void;
+  /** Resolves once no handler is running (or after `timeoutMs`); true when drained. */
+  drain(timeoutMs: number): Promise<boolean>;
 }
 
 const decoder = new TextDecoder();
@@ -56,12 +59,23 @@ function errorJson(err: GatewayError): string {
 export function startServer(opts: ServerOptions): Promise<RunningServer> {
   const app: TemplatedApp = uWS.App();
 
+  let inflight = 0;
+  let idle: (() => void)[] = [];
+  const settled = (): void => {
+    if (--inflight === 0) {
+      for (const w of idle) w();
+      idle = [];
+    }
+  };
   const dispatch = (route: Route, sink: UwsSink, incoming: IncomingRequest): void => {
+    inflight++;
     try {
       const p = route.handler(incoming, sink);
-      if (p) p.catch((err: unknown) => opts.onHandlerError(err, incoming, sink));
+      if (p) p.catch((err: unknown) => opts.onHandlerError(err, incoming, sink)).finally(settled);
+      else settled();
     } catch (err) {
       opts.onHandlerError(err, incoming, sink);
+      settled();
     }
   };
 
@@ -107,6 +121,16 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
       resolve({
         port: uWS.us_socket_local_port(token),
         close: () => uWS.us_listen_socket_close(token),
+        drain: (timeoutMs) =>
+          inflight === 0
+            ? Promise.resolve(true)
+            : new Promise((done) => {
+                const timer = setTimeout(() => done(false), timeoutMs);
+                idle.push(() => {
+                  clearTimeout(timer);
+                  done(true);
+                });
+              }),
       });
     });
   });

@@ -33,3 +33,25 @@ describe('embedded store: graceful shutdown flushes settlement; a clean restart 
     await reopened.close();
   });
 });
+
+describe('graceful shutdown with requests in flight', () => {
+  it('lets them complete and settles them before closing', async () => {
+    const store = await createStore({ kind: 'memory', snapshotPath: null });
+    const t = await startTestGateway({ store, config: { guardrails: { mode: 'off' }, settlement: { batchSize: 10_000, flushMs: 60_000 } } });
+    t.sim.configure('/', { firstByteMs: 300 });
+    const inflight = [
+      post(t, '/v1/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'slow one' }], max_tokens: 4 }),
+      post(t, '/v1/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'slow two' }], max_tokens: 4, stream: true }),
+    ];
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = t.gw.close();
+    const responses = await Promise.all(inflight);
+    expect(responses.map((r) => r.status)).toEqual([200, 200]);
+    const ids = responses.map((r) => r.headers.get('x-svc-request-id')!);
+    await Promise.all(responses.map((r) => r.text()));
+    await closing;
+    for (const id of ids) expect(await store.getLedgerEntry(t.orgId, id)).not.toBeNull();
+    await store.close();
+    await t.sim.close();
+  });
+});
