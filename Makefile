@@ -40,6 +40,7 @@ test: redis build lint
 	npx vitest run
 
 bench: build
+	node dist/bench/micro/transcode.js | tee bench/results/micro.md
 	node dist/bench/load/run.js
 
 clean:
