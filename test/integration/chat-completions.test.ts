@@ -111,6 +111,19 @@ describe('POST /v1/chat/completions through the gateway (official openai client)
     expect(sent.model).toBe('gpt-4o-mini-2024-07-18');
   });
 
+  it('attributes spend to x-svc-tags and the user field', async () => {
+    const { response } = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'tagged' }], max_tokens: 3, user: 'end-user-42' }, { headers: { 'x-svc-tags': 'team=search, env=prod' } })
+      .withResponse();
+    const cost = Math.round(Number(response.headers.get('x-svc-request-cost')) * 1e9);
+    await settled(t, response.headers.get('x-svc-request-id')!);
+    const tags = await t.store.spend(t.orgId, 'tag');
+    expect(tags.find((r) => r.group === 'team=search')?.cost).toBe(cost);
+    expect(tags.find((r) => r.group === 'env=prod')?.cost).toBe(cost);
+    const users = await t.store.spend(t.orgId, 'user');
+    expect(users.find((r) => r.group === 'end-user-42')?.requests).toBe(1);
+  });
+
   it('emits the x-legacy-* family for sk-legacy- keys', async () => {
     const { value, record } = await t.addKey({ prefix: 'sk-legacy-' });
     const legacy = new OpenAI({ apiKey: value, baseURL: `${t.url}/v1`, maxRetries: 0 });
