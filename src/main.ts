@@ -55,7 +55,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   const lines = [
     '',
     `svc gateway ready`,
-    `  inference   http://${config.host}:${gw.port}  (POST /v1/chat/completions, GET /v1/models, /metrics, /healthz)`,
+    `  inference   http://${config.host}:${gw.port}  (/v1/chat/completions, /v1/completions, /v1/responses, /v1/messages[/count_tokens], /v1/models, /metrics, /healthz)`,
     `  dashboard   http://${config.host}:${dash.port}  (/api/auth, /api/keys, /api/credits, /api/spend, /api/webhooks, /api/notification-channels; origin ${dashOpts.origin})`,
     `  store       ${config.store.kind === 'redis' ? `redis ${config.store.url.replace(/\/\/[^@]*@/, '//***@')}` : `memory (snapshot ${config.store.snapshotPath ?? 'off'})`}`,
     `  providers   ${providers.join(', ')}`,
