@@ -37,7 +37,7 @@ typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 
 test: redis build lint
-	npx vitest run
+	npx vitest run --reporter=default --reporter=json --outputFile=.vitest-results.json; code=$$?; node scripts/test-summary.mjs .vitest-results.json; exit $$code
 
 bench: build
 	node dist/bench/micro/transcode.js | tee bench/results/micro.md
