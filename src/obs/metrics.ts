@@ -60,6 +60,7 @@ export class Metrics {
   readonly upstreamAttempts = new Counter('svc_upstream_attempts_total', 'Provider calls by provider and outcome.');
   readonly costNano = new Counter('svc_cost_nano_usd_total', 'Settled cost in nano-USD by model.');
   readonly tokens = new Counter('svc_tokens_total', 'Billed tokens by model and kind.');
+  readonly backpressure = new Counter('svc_stream_backpressure_total', 'Stream writes that found the client socket full.');
   readonly settlementFailures = new Counter('svc_settlement_flush_failures_total', 'Failed settlement flushes.');
   readonly latency = new Histogram('svc_request_latency_ms', 'Gateway time to first byte (ms).', [
     1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000,
@@ -69,7 +70,7 @@ export class Metrics {
 
   render(): string {
     return (
-      [this.requests, this.upstreamAttempts, this.costNano, this.tokens, this.settlementFailures, this.latency, this.guardMs]
+      [this.requests, this.upstreamAttempts, this.costNano, this.tokens, this.backpressure, this.settlementFailures, this.latency, this.guardMs]
         .map((m) => m.render())
         .concat(this.gauges.map((g) => g()))
         .join('\n') + '\n'

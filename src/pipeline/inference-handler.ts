@@ -114,6 +114,7 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
         settle(deps, st, fe.route, 'error');
       }
     } finally {
+      if (res.backpressureEvents > 0) deps.metrics.backpressure.inc({ route: fe.route }, res.backpressureEvents);
       record(deps, st, fe.route);
     }
   };

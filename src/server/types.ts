@@ -27,6 +27,8 @@ export interface ResponseSink {
   /** Writes a chunk of a begun stream; false means the socket buffer is full: await drained(). */
   write(chunk: string | Uint8Array): boolean;
   drained(): Promise<void>;
+  /** How many writes found the socket full (the stream then waited for drain before reading upstream). */
+  readonly backpressureEvents: number;
   end(chunk?: string | Uint8Array): void;
 }
 

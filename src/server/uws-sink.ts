@@ -12,6 +12,7 @@ export class UwsSink implements ResponseSink {
   #abortCbs: (() => void)[] = [];
   #drainWaiters: (() => void)[] = [];
   #writableArmed = false;
+  #backpressure = 0;
 
   constructor(private readonly res: HttpResponse) {
     res.onAborted(() => {
@@ -20,6 +21,10 @@ export class UwsSink implements ResponseSink {
       this.#abortCbs = [];
       this.#wakeDrainers();
     });
+  }
+
+  get backpressureEvents(): number {
+    return this.#backpressure;
   }
 
   get aborted(): boolean {
@@ -69,7 +74,10 @@ export class UwsSink implements ResponseSink {
     this.res.cork(() => {
       ok = this.res.write(chunk);
     });
-    if (!ok) this.#armWritable();
+    if (!ok) {
+      this.#backpressure++;
+      this.#armWritable();
+    }
     return ok;
   }
 
