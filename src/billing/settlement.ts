@@ -28,7 +28,8 @@ export class SettlementQueue {
 
   enqueue(entry: SettlementEntry): void {
     this.#queue.push(entry);
-    if (this.#queue.length >= this.opts.batchSize) void this.flush();
+    // After close() (a request that outlived the shutdown grace) there is no timer left: flush at once.
+    if (this.#closed || this.#queue.length >= this.opts.batchSize) void this.flush();
     else this.#arm(this.opts.flushMs);
   }
 

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { SettlementQueue } from '../../../src/billing/settlement.js';
+import { Logger } from '../../../src/obs/logger.js';
+import { StoreUnavailableError, type SettlementEntry, type Store } from '../../../src/store/contract.js';
+
+const entry = (id: string): SettlementEntry => ({
+  requestId: id,
+  orgId: 'o',
+  keyId: 'k',
+  teamId: null,
+  user: null,
+  model: 'm',
+  requestedModel: 'm',
+  cost: 1,
+  inputTokens: 1,
+  outputTokens: 1,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  tokens: 2,
+  tags: [],
+  hadHold: true,
+  scopes: [],
+  status: 'ok',
+  endpoint: '/v1/chat/completions',
+  latencyMs: 1,
+  at: 0,
+});
+
+function fakeStore(behaviour: (batch: SettlementEntry[]) => void): { store: Store; applied: string[] } {
+  const applied: string[] = [];
+  const store = {
+    settle: async (batch: SettlementEntry[]) => {
+      behaviour(batch);
+      applied.push(...batch.map((e) => e.requestId));
+      return batch.map((e) => e.requestId);
+    },
+  } as unknown as Store;
+  return { store, applied };
+}
+
+const quiet = new Logger('error', true, () => {});
+
+describe('SettlementQueue', () => {
+  it('flushes by size and by time', async () => {
+    const { store, applied } = fakeStore(() => {});
+    const q = new SettlementQueue(store, { batchSize: 2, flushMs: 20 }, quiet);
+    q.enqueue(entry('a'));
+    q.enqueue(entry('b')); // size bound
+    await q.flush();
+    expect(applied).toEqual(['a', 'b']);
+    q.enqueue(entry('c'));
+    await new Promise((r) => setTimeout(r, 60)); // time bound
+    expect(applied).toEqual(['a', 'b', 'c']);
+    await q.close();
+  });
+
+  it('keeps entries while the store is unavailable and applies them when it returns (nothing lost)', async () => {
+    let down = true;
+    const { store, applied } = fakeStore(() => {
+      if (down) throw new StoreUnavailableError('down');
+    });
+    const q = new SettlementQueue(store, { batchSize: 10, flushMs: 5 }, quiet);
+    q.enqueue(entry('a'));
+    await q.flush();
+    expect(q.pending).toBe(1);
+    down = false;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(applied).toEqual(['a']);
+    expect(q.pending).toBe(0);
+    await q.close();
+  });
+
+  it('parks an entry the store rejects outright, without blocking the others', async () => {
+    const { store, applied } = fakeStore((batch) => {
+      if (batch.some((e) => e.requestId === 'bad')) throw new RangeError('cost must be an integer');
+    });
+    const q = new SettlementQueue(store, { batchSize: 10, flushMs: 5 }, quiet);
+    for (const id of ['a', 'bad', 'b']) q.enqueue(entry(id));
+    await q.flush();
+    expect(applied).toEqual(['a', 'b']);
+    expect(q.parked.map((e) => e.requestId)).toEqual(['bad']);
+    await q.close();
+  });
+
+  it('flushes at once after close (a request that outlived the shutdown grace)', async () => {
+    const { store, applied } = fakeStore(() => {});
+    const q = new SettlementQueue(store, { batchSize: 100, flushMs: 60_000 }, quiet);
+    await q.close();
+    q.enqueue(entry('late'));
+    await q.flush();
+    expect(applied).toEqual(['late']);
+  });
+});
