@@ -5,7 +5,7 @@ import { Logger } from './obs/logger.js';
 import { Metrics } from './obs/metrics.js';
 import { Authenticator } from './pipeline/authenticate.js';
 import { countTokensHandler } from './pipeline/count-tokens-handler.js';
-import { canonicalFrontEnd, chatFrontEnd } from './pipeline/front-ends.js';
+import { canonicalFrontEnd, chatFrontEnd, completionsFrontEnd } from './pipeline/front-ends.js';
 import { inferenceHandler } from './pipeline/inference-handler.js';
 import { chatFormat } from './formats/chat-completions/index.js';
 import { completionsFormat } from './formats/completions/index.js';
@@ -103,7 +103,7 @@ export async function startGateway(
       {
         method: 'POST',
         pattern: '/v1/completions',
-        handler: inferenceHandler(deps, th, canonicalFrontEnd('/v1/completions', 'completions', completionsFormat)),
+        handler: inferenceHandler(deps, th, completionsFrontEnd(completionsFormat)),
       },
       {
         method: 'POST',

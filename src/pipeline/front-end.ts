@@ -1,5 +1,5 @@
 import type { CanonicalRequest } from '../canonical/types.js';
-import type { FormatName, ClientFormat } from '../formats/format.js';
+import type { ClientFormat, EncodeContext, FormatName } from '../formats/format.js';
 import type { JsonRecord } from './json-body.js';
 
 /** What the stages need of a decoded request, whatever its wire format. */
@@ -23,6 +23,8 @@ export interface Prepared {
    * nothing changes). null: every candidate goes through the canonical model.
    */
   passthrough: ((upstreamModel: string) => Buffer | string) | null;
+  /** Format-specific additions to the encode context (completions: echo prompts and n). */
+  encodeContext?: (base: EncodeContext) => EncodeContext;
 }
 
 /** One client-facing route: its format and how to prepare a body for the stages. */

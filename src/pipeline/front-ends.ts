@@ -2,7 +2,10 @@ import { countMessages, promptTexts } from '../canonical/prompt-text.js';
 import type { CanonicalRequest } from '../canonical/types.js';
 import { validateChat } from '../formats/chat-completions/validate.js';
 import type { ClientFormat, FormatName } from '../formats/format.js';
-import type { FrontEnd } from './front-end.js';
+import { planCompletions, wantsStreamUsage } from '../formats/completions/decode.js';
+import { completionsEncodeContext } from '../formats/completions/encode.js';
+import type { FrontEnd, Prepared } from './front-end.js';
+import { invalid } from '../errors/gateway-error.js';
 import { spliceBody } from './json-splice.js';
 
 /**
@@ -53,20 +56,42 @@ export function canonicalFrontEnd(route: string, shape: FormatName, format: Clie
     shape,
     allowXApiKey,
     format,
+    prepare: (body) => prepared(format.decode(body)),
+  };
+}
+
+function prepared(req: CanonicalRequest): Prepared {
+  return {
+    model: req.model,
+    stream: req.stream,
+    maxTokens: req.maxTokens,
+    n: req.n,
+    user: req.user,
+    texts: promptTexts(req),
+    messageCount: countMessages(req),
+    clientWantsStreamUsage: false,
+    canonical: () => req,
+    passthrough: null,
+  };
+}
+
+/**
+ * Legacy completions: one prompt (a string or a one-element array) decoded into the canonical model, with
+ * `echo` and `n` carried to the encoder and `stream_options.include_usage` honoured.
+ */
+export function completionsFrontEnd(format: ClientFormat): FrontEnd {
+  return {
+    route: '/v1/completions',
+    shape: 'completions',
+    allowXApiKey: false,
+    format,
     prepare(body) {
-      const req = format.decode(body);
-      return {
-        model: req.model,
-        stream: req.stream,
-        maxTokens: req.maxTokens,
-        n: req.n,
-        user: req.user,
-        texts: promptTexts(req),
-        messageCount: countMessages(req),
-        clientWantsStreamUsage: false,
-        canonical: () => req,
-        passthrough: null,
-      };
+      const plan = planCompletions(body);
+      const req = plan.requests[0];
+      if (!req || plan.requests.length > 1) {
+        throw invalid('prompt arrays of more than one prompt are not supported; send one request per prompt.', 'prompt');
+      }
+      return { ...prepared(req), clientWantsStreamUsage: wantsStreamUsage(body), encodeContext: (ctx) => completionsEncodeContext(ctx, plan) };
     },
   };
 }

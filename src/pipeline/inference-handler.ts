@@ -98,7 +98,8 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
         if (p.stream) outcome = await serveStream(st, res, candidate, response, p.clientWantsStreamUsage, fallback, reportModel);
         else await serveJson(st, res, candidate, response, fallback, reportModel);
       } else {
-        const ctx: EncodeContext = { model: p.model, requestId: st.id, created: Math.floor(st.at / 1000), streamUsage: p.clientWantsStreamUsage };
+        const base: EncodeContext = { model: p.model, requestId: st.id, created: Math.floor(st.at / 1000), streamUsage: p.clientWantsStreamUsage };
+        const ctx = p.encodeContext ? p.encodeContext(base) : base;
         if (p.stream) outcome = await serveCanonicalStream(st, res, candidate, response, fe.format, ctx, fallback);
         else await serveCanonicalJson(st, res, candidate, response, fe.format, ctx);
       }
