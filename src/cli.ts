@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { loadConfig } from './config/load.js';
 import { runAdminCli } from './dashboard/cli-commands.js';
+import { secretBoxFor } from './dashboard/secrets-key.js';
 import { main } from './main.js';
 import { createStore } from './store/index.js';
 import { runSimCli } from './sim/cli.js';
@@ -24,7 +25,10 @@ async function cli(argv: string[]): Promise<void> {
           ? { kind: 'redis', url: config.store.url, commandTimeoutMs: config.store.commandTimeoutMs }
           : { kind: 'memory', snapshotPath: config.store.snapshotPath },
       );
-      const code = await runAdminCli(rest, store, (s) => process.stdout.write(s + '\n'), { serviceName: config.serviceName });
+      const code = await runAdminCli(rest, store, (s) => process.stdout.write(s + '\n'), {
+        serviceName: config.serviceName,
+        secretBox: secretBoxFor(config, process.env).box,
+      });
       await store.close();
       return process.exit(code);
     }

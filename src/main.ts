@@ -4,6 +4,7 @@ import { needsSimulator, seedDev, simulatedCatalog } from './dev/bootstrap.js';
 import { startGateway } from './gateway.js';
 import { Logger } from './obs/logger.js';
 import { dashboardOptionsFromEnv, startDashboard } from './dashboard/index.js';
+import { secretBoxFor } from './dashboard/secrets-key.js';
 import { Catalog } from './routing/catalog.js';
 import { watchCatalog } from './routing/reload.js';
 import { startSimulator, type Simulator } from './sim/server.js';
@@ -37,7 +38,9 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   const gw = await startGateway(config, store, { env: sim ? { ...SIM_ENV, ...env } : env, logger: log });
   const dev = config.dev.bootstrap ? await seedDev(store, config) : null;
   const dashOpts = dashboardOptionsFromEnv(env, { host: config.host, port: config.dashboardPort });
-  const dash = await startDashboard({ config, store, logger: log }, dashOpts);
+  const secrets = secretBoxFor(config, env);
+  if (!secrets.box) log.warn('webhook and channel secrets are stored unsealed: set SVC_SECRETS_KEY');
+  const dash = await startDashboard({ config, store, logger: log, secretBox: secrets.box }, dashOpts);
   gw.deps.settlement.onFlushed = (batch) => dash.services.notices.afterSettlement(batch);
   const simUrl = sim?.url;
   const watcher = env.SVC_CONFIG
@@ -61,6 +64,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     `  providers   ${providers.join(', ')}`,
     `  models      ${config.models.length} (${simulated.length} served by the built-in simulator${sim ? ` at ${sim.url}` : ''})`,
     `  guardrails  ${config.guardrails.mode}`,
+    `  secrets     sealed with ${secrets.source}`,
   ];
   if (dev) {
     lines.push(

@@ -16,8 +16,11 @@ import { keyRoutes } from './routes-keys.js';
 import { createServices, type Services } from './services.js';
 import type { Mailer } from './smtp-client.js';
 import type { UrlGuard } from './webhooks-service.js';
+import type { SecretBox } from '../events/secret-box.js';
 
 export interface DashboardDeps {
+  /** Seals webhook and channel secrets at rest (see secrets-key.ts). */
+  secretBox?: SecretBox | null;
   config: Pick<GatewayConfig, 'serviceName' | 'maxBodyBytes' | 'defaultFallbacks'>;
   store: Store;
   /** The SSRF guard for every outbound URL; tests pass one with their CA and resolver. */
@@ -40,6 +43,7 @@ export { dashboardOptionsFromEnv } from './config.js';
 
 export async function startDashboard(deps: DashboardDeps, opts: DashboardOptions): Promise<Dashboard> {
   const services = createServices(deps.store, {
+    secretBox: deps.secretBox ?? null,
     serviceName: deps.config.serviceName,
     defaultFallbacks: deps.config.defaultFallbacks,
     ...(deps.guard === undefined ? {} : { guard: deps.guard }),

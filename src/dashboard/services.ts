@@ -2,6 +2,7 @@
  * The dashboard's service layer, built once and shared by the HTTP API and the operator CLI so both run
  * the same code paths (issue 5, item 6).
  */
+import { sealedKv, type SecretBox } from '../events/secret-box.js';
 import { SsrfGuard } from '../events/ssrf-guard.js';
 import { WEBHOOK_TIMEOUT_MS } from '../events/webhook-sender.js';
 import { CHANNEL_TEST_TIMEOUT_MS } from '../events/channel-sender.js';
@@ -34,6 +35,8 @@ export interface ServiceOptions {
   /** Overrides `smtp` (tests inject a recording mailer). */
   mailer?: Mailer | null;
   notices?: Partial<NoticeOptions>;
+  /** Seals webhook and channel records (their secrets) at rest; null stores them as they are. */
+  secretBox?: SecretBox | null;
 }
 
 export interface Services {
@@ -58,7 +61,9 @@ export function createServices(store: Store, opts: ServiceOptions = {}): Service
   const guard = opts.guard ?? new SsrfGuard();
   const mailer = opts.mailer !== undefined ? opts.mailer : opts.smtp ? new SmtpMailer(opts.smtp) : null;
   const users = new UsersService(store, now);
-  const webhooks = new WebhooksService(store, guard, now);
+  // Webhook and channel records hold secrets the gateway must read back to sign: sealed at rest.
+  const secretStore = opts.secretBox ? sealedKv(store, opts.secretBox) : store;
+  const webhooks = new WebhooksService(secretStore, guard, now);
   const events = new KeyEventEmitter({ webhooks, guard, serviceName, timeoutMs: opts.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS, log, now });
   const notices = new BudgetNotifier({ store, users, mailer, options: { ...DEFAULT_NOTICES, ...opts.notices }, log, serviceName });
   return {
@@ -72,7 +77,7 @@ export function createServices(store: Store, opts: ServiceOptions = {}): Service
     credits: new CreditsService(store, notices, now),
     webhooks,
     channels: new ChannelsService({
-      store,
+      store: secretStore,
       guard,
       mailer,
       serviceName,

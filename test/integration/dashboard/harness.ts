@@ -3,6 +3,8 @@
  * receiver's name to 127.0.0.1, a movable clock, and helpers for orgs, users and requests.
  */
 import { request } from 'undici';
+import { randomBytes } from 'node:crypto';
+import { sealedKv, SecretBox } from '../../../src/events/secret-box.js';
 import { startDashboard, type Dashboard } from '../../../src/dashboard/index.js';
 import type { Mailer } from '../../../src/dashboard/smtp-client.js';
 import type { SmtpConfig } from '../../../src/dashboard/smtp-client.js';
@@ -24,6 +26,8 @@ export interface Clock {
 export interface Harness {
   dash: Dashboard;
   store: Store;
+  /** The store as the webhook/channel services see it (records sealed at rest, opened on read). */
+  sealedStore: Store;
   clock: Clock;
   base: string;
   /** A fresh organization with one signed-in user per requested role. */
@@ -81,6 +85,7 @@ let seq = 0;
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const store = await createStore({ kind: 'memory', snapshotPath: null });
+  const box = new SecretBox(randomBytes(32));
   const clock: Clock = { now: Date.now() };
   const guard = new SsrfGuard({ resolver: testResolver, allowAddresses: ['127.0.0.1'], ...(opts.ca === undefined ? {} : { ca: opts.ca }) });
   const dash = await startDashboard(
@@ -88,6 +93,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       config: { serviceName: 'svc', maxBodyBytes: 1_000_000, defaultFallbacks: [] },
       store,
       guard,
+      // Every dashboard test runs with webhook and channel secrets sealed at rest, as production does.
+      secretBox: box,
       logger: new Logger('error', true, () => undefined),
       now: () => clock.now,
       ...(opts.mailer === undefined ? {} : { mailer: opts.mailer }),
@@ -145,6 +152,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   return {
     dash,
     store,
+    sealedStore: sealedKv(store, box),
     clock,
     base,
     org,

@@ -215,8 +215,8 @@ describe('delivery of key events', () => {
     await h.call('POST', hooks(o), { cookie: o.cookie, body: { url: url('/hook'), events: ['key.created'], secret: SECRET } });
     // Rebind: rewrite the stored URL's host to the name that resolves to 10.0.0.7 (as DNS would change under us).
     const [row] = (await h.call('GET', hooks(o), { cookie: o.cookie })).json.webhooks as Row[];
-    const rec = await h.store.kvGet<Row & { secret: string }>(`webhook:${o.id}:${row!.id}`);
-    await h.store.kvSet(`webhook:${o.id}:${row!.id}`, { ...rec, url: `https://${PRIVATE_NAME}:${rx.port}/hook` });
+    const rec = await h.sealedStore.kvGet<Row & { secret: string }>(`webhook:${o.id}:${row!.id}`);
+    await h.sealedStore.kvSet(`webhook:${o.id}:${row!.id}`, { ...rec, url: `https://${PRIVATE_NAME}:${rx.port}/hook` });
     expect((await h.call('POST', `/api/keys?orgId=${o.id}`, { cookie: o.cookie, body: { name: 'k' } })).status).toBe(201);
     await h.dash.services.events.idle();
     const [after] = (await h.call('GET', hooks(o), { cookie: o.cookie })).json.webhooks as Row[];
