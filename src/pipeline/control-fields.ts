@@ -88,3 +88,17 @@ export function takeControlFields(body: JsonRecord, shape: Shape): { fields: Con
   }
   return { fields, touched };
 }
+
+/**
+ * Control fields that name tenant resources. Organization guardrails and managed prompt templates have no
+ * API yet (later issues), so no organization owns any: every reference is refused rather than silently
+ * ignored. `guardrail_not_found` has one body for unknown and foreign ids alike (no enumeration).
+ */
+export function checkControlReferences(fields: ControlFields): void {
+  if (fields.guardrails !== null) {
+    throw new GatewayError('guardrail_not_found', { message: 'Guardrail not found.' });
+  }
+  if (fields.promptTemplateId !== null) {
+    throw invalid('Prompt template not found.', 'svc_prompt_template_id');
+  }
+}

@@ -20,6 +20,7 @@ export function commonHeaders(st: RequestState, served: boolean): HeaderList {
     'x-svc-latency-ms': String(latencyOf(st)),
   };
   if (st.guardrails !== null) h['x-svc-guardrails'] = st.guardrails;
+  if (st.responseCache !== null) h['x-svc-response-cache'] = st.responseCache;
   if (served) {
     if (st.servedModel) h['x-svc-model'] = st.servedModel;
     if (st.routing) h['x-svc-routing'] = st.routing;

@@ -23,6 +23,8 @@ export class RequestState {
   cost: NanoUsd | null = null;
   priced = true;
   budgetWarning: string | null = null;
+  /** x-svc-response-cache: `bypass` when svc_cache is false (there is no response cache yet otherwise). */
+  responseCache: 'hit' | 'miss' | 'bypass' | null = null;
   scopes: LimitScope[] = [];
   held: NanoUsd = 0;
   tags: string[] = [];

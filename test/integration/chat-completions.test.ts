@@ -108,6 +108,12 @@ describe('POST /v1/chat/completions through the gateway (official openai client)
     });
     const sent = t.sim.stats().endpoints['/']!.lastBody as Record<string, unknown>;
     expect(sent.svc_cache).toBeUndefined();
+    const bypass = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 3, svc_cache: false }),
+    });
+    expect(bypass.headers.get('x-svc-response-cache')).toBe('bypass');
     expect(sent.model).toBe('gpt-4o-mini-2024-07-18');
   });
 
