@@ -102,3 +102,16 @@ export function checkControlReferences(fields: ControlFields): void {
     throw invalid('Prompt template not found.', 'svc_prompt_template_id');
   }
 }
+
+/**
+ * `x-svc-compress: on|off` (anything else is 400) -> the `x-svc-compression` verdict. Prompt compression is
+ * a later feature: a request that asks for it is reported `skipped` (entitled, did not run), an opt-out
+ * (header or a never-compress key) `off`, and a request that says nothing gets no header.
+ */
+export function compressionVerdict(header: string | undefined, neverCompress: boolean): 'off' | 'skipped' | null {
+  if (header !== undefined && header !== 'on' && header !== 'off') {
+    throw invalid('x-svc-compress must be on or off.', 'x-svc-compress');
+  }
+  if (neverCompress || header === 'off') return 'off';
+  return header === 'on' ? 'skipped' : null;
+}

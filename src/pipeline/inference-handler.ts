@@ -7,7 +7,7 @@ import type { UpstreamHttpRequest } from '../providers/adapter.js';
 import type { Handler } from '../server/types.js';
 import { admit, releaseAdmission } from './admit.js';
 import { buildChain, type Candidate } from './chain.js';
-import { checkControlReferences, takeControlFields } from './control-fields.js';
+import { checkControlReferences, compressionVerdict, takeControlFields } from './control-fields.js';
 import type { GatewayDeps } from './deps.js';
 import { execute } from './execute.js';
 import { record, sendError, settle } from './finish.js';
@@ -41,6 +41,7 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
       const body = parseJsonObject(req.body, deps.config.maxJsonDepth);
       const { fields, touched } = takeControlFields(body, fe.shape);
       checkControlReferences(fields);
+      st.compression = compressionVerdict(req.headers.get('x-svc-compress'), key.neverCompress);
       if (!fields.cache) st.responseCache = 'bypass';
       const p = fe.prepare(body, req.body, touched);
       st.requestedModel = p.model;

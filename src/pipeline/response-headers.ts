@@ -21,6 +21,7 @@ export function commonHeaders(st: RequestState, served: boolean): HeaderList {
   };
   if (st.guardrails !== null) h['x-svc-guardrails'] = st.guardrails;
   if (st.responseCache !== null) h['x-svc-response-cache'] = st.responseCache;
+  if (served && st.compression !== null) h['x-svc-compression'] = st.compression;
   if (served) {
     if (st.servedModel) h['x-svc-model'] = st.servedModel;
     if (st.routing) h['x-svc-routing'] = st.routing;

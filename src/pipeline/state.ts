@@ -25,6 +25,8 @@ export class RequestState {
   budgetWarning: string | null = null;
   /** x-svc-response-cache: `bypass` when svc_cache is false (there is no response cache yet otherwise). */
   responseCache: 'hit' | 'miss' | 'bypass' | null = null;
+  /** x-svc-compression verdict, when compression was considered. */
+  compression: 'applied' | 'not_requested' | 'off' | 'skipped' | null = null;
   scopes: LimitScope[] = [];
   held: NanoUsd = 0;
   tags: string[] = [];

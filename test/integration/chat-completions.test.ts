@@ -114,6 +114,15 @@ describe('POST /v1/chat/completions through the gateway (official openai client)
       body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 3, svc_cache: false }),
     });
     expect(bypass.headers.get('x-svc-response-cache')).toBe('bypass');
+    const compress = async (value: string) =>
+      fetch(`${t.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json', 'x-svc-compress': value },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 3 }),
+      });
+    expect((await compress('off')).headers.get('x-svc-compression')).toBe('off');
+    expect((await compress('on')).headers.get('x-svc-compression')).toBe('skipped');
+    expect((await compress('maybe')).status).toBe(400);
     expect(sent.model).toBe('gpt-4o-mini-2024-07-18');
   });
 
