@@ -92,6 +92,21 @@ describe('failover rules (svc_fallbacks and same-model endpoints)', () => {
     expect(after).toEqual({ ...before, upstream: before.upstream + 3 });
   });
 
+  it("the organization's default fallback list applies when the request names none, and svc_fallbacks replaces it", async () => {
+    await t.addOrg('org-fb', 10, { fallbacks: ['gpt-4o'] });
+    const k = await t.addKey({ orgId: 'org-fb' });
+    const auth = { authorization: `Bearer ${k.value}` };
+    fault('/ep-a', '503', 1);
+    const viaOrg = await post(t, CHAT, req(), auth);
+    expect(viaOrg.status).toBe(200);
+    expect(viaOrg.headers.get('x-svc-routing')).toBe('fallback:1');
+    expect(viaOrg.headers.get('x-svc-model')).toBe('gpt-4o');
+    fault('/ep-a', '503', 1);
+    const replaced = await post(t, CHAT, req({ svc_fallbacks: ['gpt-4.1-mini'] }), auth);
+    expect(replaced.headers.get('x-svc-model')).toBe('gpt-4.1-mini');
+    expect(calls('/ep-b')).toBe(1); // the org list was not used the second time
+  });
+
   it('a concrete model moves between its own endpoints (decision 6) and never to another model', async () => {
     const res = await post(t, CHAT, req({ model: 'gpt-4.1' }));
     expect(res.status).toBe(200);
