@@ -22,7 +22,7 @@ export interface ResponseSink {
   onAbort(cb: () => void): void;
   /** Whole response: status line, headers, body, end. */
   send(status: number, headers: HeaderList, body: string | Uint8Array): void;
-  /** Starts a streamed response (status + headers). */
+  /** Starts a streamed response: status and headers leave with the first body write (one socket write). */
   begin(status: number, headers: HeaderList): void;
   /** Writes a chunk of a begun stream; false means the socket buffer is full: await drained(). */
   write(chunk: string | Uint8Array): boolean;

@@ -13,6 +13,8 @@ export class UwsSink implements ResponseSink {
   #drainWaiters: (() => void)[] = [];
   #writableArmed = false;
   #backpressure = 0;
+  /** A begun stream's status and headers, held until the first body write so both leave in one write. */
+  #head: { status: number; headers: HeaderList } | null = null;
 
   constructor(private readonly res: HttpResponse) {
     res.onAborted(() => {
@@ -36,7 +38,7 @@ export class UwsSink implements ResponseSink {
     else this.#abortCbs.push(cb);
   }
 
-  #head(status: number, headers: HeaderList): void {
+  #writeHead(status: number, headers: HeaderList): void {
     this.res.writeStatus(statusLine(status));
     for (const name in headers) {
       const v = headers[name];
@@ -48,7 +50,7 @@ export class UwsSink implements ResponseSink {
     if (this.#aborted || this.#ended) return;
     this.#ended = true;
     this.res.cork(() => {
-      this.#head(status, headers);
+      this.#writeHead(status, headers);
       this.res.end(body);
     });
   }
@@ -58,20 +60,29 @@ export class UwsSink implements ResponseSink {
     if (this.#aborted || this.#ended) return;
     this.#ended = true;
     this.res.cork(() => {
-      this.#head(status, headers);
+      this.#writeHead(status, headers);
       this.res.end(body, true);
     });
   }
 
   begin(status: number, headers: HeaderList): void {
     if (this.#aborted || this.#ended) return;
-    this.res.cork(() => this.#head(status, headers));
+    this.#head = { status, headers };
+  }
+
+  #flushHead(): void {
+    const h = this.#head;
+    if (h) {
+      this.#head = null;
+      this.#writeHead(h.status, h.headers);
+    }
   }
 
   write(chunk: string | Uint8Array): boolean {
     if (this.#aborted || this.#ended) return true;
     let ok = true;
     this.res.cork(() => {
+      this.#flushHead();
       ok = this.res.write(chunk);
     });
     if (!ok) {
@@ -105,6 +116,7 @@ export class UwsSink implements ResponseSink {
     if (this.#aborted || this.#ended) return;
     this.#ended = true;
     this.res.cork(() => {
+      this.#flushHead();
       if (chunk === undefined) this.res.end();
       else this.res.end(chunk);
     });
