@@ -64,8 +64,15 @@ export async function sendUpstream(agent: Agent, req: UpstreamRequest): Promise<
     total.aborted = true;
     ac.abort(new Error('upstream total timeout'));
   }, req.timeouts.totalMs);
+  // undici's own headersTimeout runs on a coarse (about 1 s) clock; this one is exact. undici's stays set as
+  // a backstop.
+  const firstByte = setTimeout(() => {
+    total.aborted = true;
+    ac.abort(new Error('upstream first-byte timeout'));
+  }, req.timeouts.firstByteMs);
   const cleanup = (): void => {
     clearTimeout(timer);
+    clearTimeout(firstByte);
     req.signal.removeEventListener('abort', onClientAbort);
   };
   const signal = ac.signal;
@@ -81,6 +88,7 @@ export async function sendUpstream(agent: Agent, req: UpstreamRequest): Promise<
       headersTimeout: req.timeouts.firstByteMs,
       bodyTimeout: req.timeouts.idleMs,
     });
+    clearTimeout(firstByte);
     response.body.once('close', cleanup);
     return { ok: true, response };
   } catch (e) {

@@ -23,7 +23,7 @@ describe('per-endpoint upstream timeouts', () => {
     const started = Date.now();
     const res = await post(t, CHAT, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 3, svc_fallbacks: ['gpt-4o'] });
     expect(res.status).toBe(504);
-    expect(Date.now() - started).toBeLessThan(1500);
+    expect(Date.now() - started).toBeLessThan(800); // the 300 ms deadline, not undici's coarse clock
     expect(res.headers.get('x-svc-routing')).toBeNull();
     const after = await snapshot(t);
     expect(after.balance).toBe(before.balance);
