@@ -97,13 +97,14 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
         reasoningTokens: 0,
       });
       let outcome: 'ok' | 'aborted' | 'error' = 'ok';
+      const idleMs = candidate.endpoint.timeouts?.idleMs ?? deps.config.upstream.idleMs;
       if (passthrough(candidate)) {
-        if (p.stream) outcome = await serveStream(st, res, candidate, response, p.clientWantsStreamUsage, fallback, reportModel);
+        if (p.stream) outcome = await serveStream(st, res, candidate, response, p.clientWantsStreamUsage, fallback, reportModel, idleMs);
         else await serveJson(st, res, candidate, response, fallback, reportModel);
       } else {
         const base: EncodeContext = { model: p.model, requestId: st.id, created: Math.floor(st.at / 1000), streamUsage: p.clientWantsStreamUsage };
         const ctx = p.encodeContext ? p.encodeContext(base) : base;
-        if (p.stream) outcome = await serveCanonicalStream(st, res, candidate, response, fe.format, ctx, fallback);
+        if (p.stream) outcome = await serveCanonicalStream(st, res, candidate, response, fe.format, ctx, fallback, idleMs);
         else await serveCanonicalJson(st, res, candidate, response, fe.format, ctx);
       }
       if (outcome === 'ok' && st.usage) deps.health.completed(candidate.key, performance.now() - sentAt, st.usage.outputTokens);

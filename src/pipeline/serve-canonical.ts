@@ -5,6 +5,7 @@ import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
 import type { ClientFormat, EncodeContext } from '../formats/format.js';
 import type { ResponseSink } from '../server/types.js';
 import { readAll } from '../upstream/client.js';
+import { idleWatch } from '../upstream/idle-watch.js';
 import type { Candidate } from './chain.js';
 import { commonHeaders } from './response-headers.js';
 import { price, SSE_HEADERS, usageComment, type FallbackUsage } from './serve-common.js';
@@ -39,6 +40,7 @@ export async function serveCanonicalStream(
   format: ClientFormat,
   ctx: EncodeContext,
   fallback: FallbackUsage,
+  idleMs: number,
 ): Promise<'ok' | 'aborted' | 'error'> {
   const decoder = c.adapter.streamDecoder();
   const encoder = format.streamEncoder(ctx);
@@ -58,11 +60,13 @@ export async function serveCanonicalStream(
   st.status = 200;
   res.begin(200, { ...commonHeaders(st, true), ...SSE_HEADERS });
   let outcome: 'ok' | 'aborted' | 'error' = 'ok';
+  const idle = idleWatch(response.body, idleMs);
   let failure: GatewayError | null = null;
   try {
     for await (const chunk of response.body) {
+      idle.touch();
       const out = encode(decoder.push(chunk as Buffer));
-      if (out && !res.write(out)) await res.drained();
+      if (out && !res.write(out)) await idle.suspend(res.drained());
       if (res.aborted) break;
     }
     if (!res.aborted) {
@@ -74,6 +78,7 @@ export async function serveCanonicalStream(
     outcome = 'error';
     failure = isGatewayError(e) ? e : new GatewayError('service_unavailable', { message: 'The upstream stream failed.' });
   }
+  idle.stop();
   if (res.aborted) {
     outcome = 'aborted';
     response.body.destroy();

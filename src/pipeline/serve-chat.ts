@@ -3,6 +3,7 @@ import { OpenAIStreamTap } from '../providers/openai/stream-tap.js';
 import { lastUsageObject } from '../providers/usage-tap.js';
 import type { ResponseSink } from '../server/types.js';
 import { readAll } from '../upstream/client.js';
+import { idleWatch } from '../upstream/idle-watch.js';
 import { spliceBody } from './json-splice.js';
 import type { Candidate } from './chain.js';
 import { commonHeaders } from './response-headers.js';
@@ -52,6 +53,7 @@ export async function serveStream(
   clientWantsUsage: boolean,
   fallback: FallbackUsage,
   reportModel: string | null,
+  idleMs: number,
 ): Promise<'ok' | 'aborted' | 'error'> {
   const rewrite = reportModel ? (ev: Buffer): Buffer => rewriteEventModel(ev, reportModel) : null;
   const tap = new OpenAIStreamTap(
@@ -66,10 +68,12 @@ export async function serveStream(
   st.status = 200;
   res.begin(200, { ...commonHeaders(st, true), ...SSE_HEADERS });
   let outcome: 'ok' | 'aborted' | 'error' = 'ok';
+  const idle = idleWatch(response.body, idleMs);
   try {
     for await (const chunk of response.body) {
+      idle.touch();
       const out = tap.feed(chunk as Buffer);
-      if (out.length > 0 && !res.write(out)) await res.drained();
+      if (out.length > 0 && !res.write(out)) await idle.suspend(res.drained());
       if (res.aborted) {
         outcome = 'aborted';
         break;
@@ -78,6 +82,7 @@ export async function serveStream(
   } catch {
     outcome = res.aborted ? 'aborted' : 'error';
   }
+  idle.stop();
   if (res.aborted) outcome = 'aborted';
   if (outcome === 'aborted') response.body.destroy();
   if (!tap.usage || st.usage === null) {

@@ -12,7 +12,8 @@ describe('stream backpressure', () => {
       patch: (c) => {
         // The simulator answers with exactly this many words when told so by a header.
         const m = c.models.find((x) => x.id === 'gpt-4.1')!;
-        m.endpoints = m.endpoints.map((e) => ({ ...e, headers: { 'x-sim-output-tokens': String(TOKENS) } }));
+        // A 300 ms idle limit: the 1.5 s client pause below must not count as the upstream going idle.
+        m.endpoints = m.endpoints.map((e) => ({ ...e, headers: { 'x-sim-output-tokens': String(TOKENS) }, timeouts: { idleMs: 300 } }));
       },
     });
   });

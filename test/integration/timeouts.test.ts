@@ -39,7 +39,7 @@ describe('per-endpoint upstream timeouts', () => {
     const id = res.headers.get('x-svc-request-id')!;
     const started = Date.now();
     const text = await res.text();
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(Date.now() - started).toBeLessThan(800); // the 300 ms idle deadline, not undici's coarse clock
     expect(text).toContain('"error"');
     await t.gw.deps.settlement.flush();
     const entry = await t.store.getLedgerEntry(t.orgId, id);
