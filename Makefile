@@ -24,8 +24,9 @@ build: compile guard-model
 guard-eval: build
 	node dist/scripts/guard/eval.js
 
+# Dev bootstrap (simulator for missing credentials, seeded org, printed key) is on for `make run` only.
 run: build
-	node dist/src/main.js
+	SVC_DEV_BOOTSTRAP=$${SVC_DEV_BOOTSTRAP:-true} node dist/src/main.js
 
 sim: build
 	node dist/src/cli.js sim --port $${SIM_PORT:-9000}

@@ -71,6 +71,7 @@ async function main(): Promise<void> {
     SVC_CONFIG: configPath,
     SVC_PORT: String(GW_PORT),
     SVC_DEV_KEY: KEY,
+    SVC_DEV_BOOTSTRAP: 'true',
     SVC_DATA_DIR: dir,
   });
   try {

@@ -139,7 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
       totalMs: r.int(upstream, 'totalMs', 'upstream', 600_000, 1),
     },
     dev: {
-      bootstrap: r.bool(devRaw, 'bootstrap', 'dev', true),
+      // Off unless asked for (`make run` asks): it seeds credit and prints a live key.
+      bootstrap: r.bool(devRaw, 'bootstrap', 'dev', false),
       key: devKey,
       creditUsd: r.num(devRaw, 'creditUsd', 'dev', 100, 0, 1_000_000),
       simulatorPort: r.int(devRaw, 'simulatorPort', 'dev', 0, 0, 65535),

@@ -15,6 +15,7 @@ import { isRole, userView, type Membership, type Role } from './users-service.js
 import { objectWith, requireId, str } from './validate.js';
 
 /** Sign-in attempts per e-mail address per minute, successful or not (password guessing). */
+const LOGINS_PER_IP_PER_MINUTE = 30;
 export const LOGINS_PER_MINUTE = 10;
 
 async function organizations(s: Services, userId: string): Promise<{ id: string; name: string; role: Role }[]> {
@@ -50,8 +51,13 @@ export function authRoutes(r: DashboardRouter): void {
     const o = objectWith(ctx.body, ['email', 'password']);
     const email = str(o, 'email', { max: 254 });
     const password = str(o, 'password', { max: 1024 });
-    if ((await s.store.hit(`login:${email.trim().toLowerCase()}`, 60_000)) > LOGINS_PER_MINUTE) {
-      throw new GatewayError('rate_limit_exceeded', { message: 'Too many sign-in attempts for this address; wait a minute.' });
+    // Limited per client address and per (address, e-mail): a third party cannot lock a user out by failing
+    // sign-ins with their e-mail, and one address cannot spray passwords over many accounts.
+    const ip = ctx.req.ip;
+    const perPair = await s.store.hit(`login:${ip}:${email.trim().toLowerCase()}`, 60_000);
+    const perIp = await s.store.hit(`login-ip:${ip}`, 60_000);
+    if (perPair > LOGINS_PER_MINUTE || perIp > LOGINS_PER_IP_PER_MINUTE) {
+      throw new GatewayError('rate_limit_exceeded', { message: 'Too many sign-in attempts; wait a minute.' });
     }
     const user = await s.users.checkPassword(email, password);
     if (user === null) throw new GatewayError('invalid_credentials');

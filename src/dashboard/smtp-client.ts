@@ -86,7 +86,10 @@ function headerSafe(v: string): string {
 /** RFC 5321 4.5.2: a line starting with "." is sent with one more; line ends normalised to CRLF. */
 function dotStuff(text: string): string {
   return text
-    .replace(/\r?\n/g, '\r\n')
+    // Every line end, a lone CR included, becomes CRLF, so the dot-stuffing below covers it: a relay that took
+    // <CR>.<CR><LF> as the end of DATA would otherwise run whatever follows ("SMTP smuggling").
+    .replace(/\r\n|\n|\r/g, '\n')
+    .replace(/\n/g, '\r\n')
     .split('\r\n')
     .map((l) => (l.startsWith('.') ? '.' + l : l))
     .join('\r\n');

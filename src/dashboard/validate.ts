@@ -19,6 +19,8 @@ export function str(o: Json, k: string, opts: { min?: number; max: number }): st
   const v = o[k];
   const min = opts.min ?? 1;
   if (typeof v !== 'string' || v.length < min || v.length > opts.max) throw invalid(`${k} must be a string of ${min} to ${opts.max} characters`, k);
+  // No control characters: names end up in e-mail bodies, logs and headers (CR/LF injection).
+  if (/[\u0000-\u001f\u007f]/.test(v)) throw invalid(`${k} must not contain control characters`, k);
   return v;
 }
 

@@ -155,11 +155,16 @@ export function redactChannelConfig(type: ChannelType, config: Readonly<ChannelC
 
 /**
  * For a PATCH: secret keys the client sent back in their redacted form keep the stored value, so a
- * round-tripped read does not overwrite a secret with the mask. Run before `validateChannelConfig`.
+ * round-tripped read does not overwrite a secret with the mask. Only while every non-secret field (the
+ * destination and identity: url, base_url, email, project key) is unchanged: a secret is never re-aimed at a
+ * new destination without being sent again (otherwise anyone who may edit a channel could point it, and the
+ * stored credential, at a host of their own). Run before `validateChannelConfig`, which refuses a mask.
  */
 export function restoreRedacted(type: ChannelType, stored: Readonly<ChannelConfig>, incoming: Record<string, unknown>): Record<string, unknown> {
   const spec = SPECS[type];
   const out: Record<string, unknown> = { ...incoming };
+  const sameDestination = Object.entries(spec).every(([key, rule]) => rule.redact !== 'none' || incoming[key] === stored[key]);
+  if (!sameDestination) return out;
   for (const [key, rule] of Object.entries(spec)) {
     const prev = stored[key];
     if (rule.redact === 'none' || prev === undefined) continue;

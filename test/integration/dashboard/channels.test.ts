@@ -82,8 +82,12 @@ describe('notification channels', () => {
     expect((r.json.channel as Channel).verified_at).toBe('2030-05-06T07:08:09.000Z');
     const [hit] = rx.at('/webhook');
     expect(JSON.parse(hit!.raw.toString())).toEqual({ title: expect.any(String), message: expect.any(String), severity: 'info', test: true });
-    // A changed destination is no longer verified.
-    const moved = await h.call('PATCH', one(o, wh.id), { cookie: o.cookie, body: { config: { url: url('/slack/T1/B1/secret'), secret: '********' } } });
+    // A new destination never inherits the stored secret: it must be sent again...
+    const reaimed = await h.call('PATCH', one(o, wh.id), { cookie: o.cookie, body: { config: { url: url('/slack/T1/B1/secret'), secret: '********' } } });
+    expect(reaimed.status).toBe(400);
+    // ...and a changed destination is no longer verified.
+    const moved = await h.call('PATCH', one(o, wh.id), { cookie: o.cookie, body: { config: { url: url('/slack/T1/B1/secret'), secret: 'a-brand-new-secret' } } });
+    expect(moved.status, moved.text).toBe(200);
     expect((moved.json.channel as Channel).verified_at).toBeNull();
   });
 

@@ -43,6 +43,7 @@ beforeAll(async () => {
       SVC_DASHBOARD_PORT: String(dashPort),
       SVC_HOST: '127.0.0.1',
       SVC_GUARDRAILS_MODE: 'off',
+      SVC_DEV_BOOTSTRAP: 'true',
       SVC_LOG_LEVEL: 'error',
     },
     stdio: ['ignore', 'ignore', 'pipe'],

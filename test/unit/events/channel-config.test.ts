@@ -104,4 +104,19 @@ describe('restoreRedacted', () => {
     const foreign = restoreRedacted('slack', slack, { webhook_url: `https://evil.example.com/${REDACTED}` });
     expect(validateChannelConfig('slack', foreign)).toMatchObject({ ok: false, reason: expect.stringContaining('mask') });
   });
+
+  it('never re-aims a stored secret at a new destination: the secret must be sent again', () => {
+    const jira = { base_url: 'https://acme.atlassian.net', email: 'bot@acme.com', api_token: 'REAL-JIRA-TOKEN', project_key: 'OPS' };
+    const masked = redactChannelConfig('jira', jira);
+    expect(restoreRedacted('jira', jira, masked)).toEqual(jira); // plain round trip still works
+    for (const change of [{ base_url: 'https://attacker.example' }, { email: 'me@attacker.example' }, { project_key: 'MINE' }]) {
+      const out = restoreRedacted('jira', jira, { ...masked, ...change });
+      expect(out.api_token).toBe(REDACTED);
+      expect(validateChannelConfig('jira', out)).toMatchObject({ ok: false });
+    }
+    const hook = { url: 'https://hooks.example.com/n', secret: 'old-secret-1' };
+    const moved = restoreRedacted('webhook', hook, { ...redactChannelConfig('webhook', hook), url: 'https://attacker.example/x' });
+    expect(moved.secret).toBe(REDACTED);
+    expect(validateChannelConfig('webhook', moved)).toMatchObject({ ok: false });
+  });
 });
