@@ -83,7 +83,12 @@ export async function serveCanonicalStream(
     outcome = 'aborted';
     response.body.destroy();
   }
-  price(st, c, usage ?? (await fallback(emitted)));
+  // A stream that did not finish carries at most partial usage (Anthropic reports output_tokens 1 in
+  // message_start): bill no less than the tokens actually emitted to the client.
+  const reported = usage as TokenUsage | null; // assigned inside encode(): TS cannot see it
+  const final =
+    reported === null ? await fallback(emitted) : outcome === 'ok' ? reported : { ...reported, outputTokens: Math.max(reported.outputTokens, emitted) };
+  price(st, c, final);
   if (outcome === 'ok') res.end(usageComment(st) + encoder.end());
   else if (outcome === 'error') res.end(encoder.error(failure!));
   return outcome;

@@ -52,3 +52,36 @@ describe('stream client disconnect', () => {
     t.sim.configure('/', { msPerToken: 0 });
   });
 });
+
+describe('stream client disconnect on a cross-format (Anthropic) upstream', () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway({ config: { guardrails: { mode: 'off' } } });
+  });
+  afterAll(async () => t.close());
+
+  it('settles at least the tokens emitted, although the upstream reported only partial usage', async () => {
+    t.sim.configure('/anthropic', { msPerToken: 40 });
+    const ac = new AbortController();
+    const res = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` },
+      body: JSON.stringify({ model: 'anthropic/claude-sonnet-4', messages: [{ role: 'user', content: 'long story' }], max_tokens: 200, stream: true }),
+      signal: ac.signal,
+    });
+    const id = res.headers.get('x-svc-request-id')!;
+    const reader = res.body!.getReader();
+    let received = '';
+    while ((received.match(/"content":"/g) ?? []).length < 6) received += new TextDecoder().decode((await reader.read()).value);
+    ac.abort();
+    let entry = null;
+    for (let i = 0; i < 150 && !entry; i++) {
+      await t.gw.deps.settlement.flush();
+      entry = await t.store.getLedgerEntry(t.orgId, id);
+      if (!entry) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(entry?.status).toBe('aborted');
+    expect(entry!.outputTokens).toBeGreaterThanOrEqual(5);
+    expect(entry!.outputTokens).toBeLessThan(60);
+  });
+});
