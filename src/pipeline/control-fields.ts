@@ -115,3 +115,33 @@ export function compressionVerdict(header: string | undefined, neverCompress: bo
   if (neverCompress || header === 'off') return 'off';
   return header === 'on' ? 'skipped' : null;
 }
+
+/** Strips `svc_compress` from one object (a message, item or content block); true when it was there. */
+function stripCompress(o: unknown, path: string): boolean {
+  if (typeof o !== 'object' || o === null || Array.isArray(o) || !('svc_compress' in o)) return false;
+  const rec = o as Record<string, unknown>;
+  if (typeof rec.svc_compress !== 'boolean') throw invalid(`${path}.svc_compress must be a boolean.`, `${path}.svc_compress`);
+  delete rec.svc_compress;
+  return true;
+}
+
+/**
+ * The per-message control field `svc_compress` (contract: "a per-message field, not request-level"): read
+ * and removed from messages / input items / system blocks and their content blocks before anything is
+ * forwarded. Prompt compression itself is a later feature, so the value only has to be valid. Returns
+ * whether the body changed (the passthrough then cannot forward the original bytes).
+ */
+export function takeMessageControls(body: JsonRecord): boolean {
+  let touched = false;
+  for (const field of ['messages', 'input', 'system']) {
+    const list = body[field];
+    if (!Array.isArray(list)) continue;
+    list.forEach((m: unknown, i) => {
+      const path = `${field}[${i}]`;
+      if (stripCompress(m, path)) touched = true;
+      const content = typeof m === 'object' && m !== null ? (m as Record<string, unknown>).content : undefined;
+      if (Array.isArray(content)) content.forEach((b: unknown, j) => (touched = stripCompress(b, `${path}.content[${j}]`) || touched));
+    });
+  }
+  return touched;
+}

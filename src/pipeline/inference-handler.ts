@@ -7,7 +7,7 @@ import type { UpstreamHttpRequest } from '../providers/adapter.js';
 import type { Handler } from '../server/types.js';
 import { admit, releaseAdmission } from './admit.js';
 import { buildChain, type Candidate } from './chain.js';
-import { checkControlReferences, compressionVerdict, takeControlFields } from './control-fields.js';
+import { checkControlReferences, compressionVerdict, takeControlFields, takeMessageControls } from './control-fields.js';
 import type { GatewayDeps } from './deps.js';
 import { execute } from './execute.js';
 import { record, sendError, settle } from './finish.js';
@@ -39,7 +39,8 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
       st.principal = await deps.auth.authenticate(req, fe.route, fe.allowXApiKey);
       const { key, org } = st.principal;
       const body = parseJsonObject(req.body, deps.config.maxJsonDepth);
-      const { fields, touched } = takeControlFields(body, fe.shape);
+      const { fields, touched: topLevel } = takeControlFields(body, fe.shape);
+      const touched = takeMessageControls(body) || topLevel;
       checkControlReferences(fields);
       st.compression = compressionVerdict(req.headers.get('x-svc-compress'), key.neverCompress);
       if (!fields.cache) st.responseCache = 'bypass';

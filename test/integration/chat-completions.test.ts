@@ -114,6 +114,21 @@ describe('POST /v1/chat/completions through the gateway (official openai client)
       body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 3, svc_cache: false }),
     });
     expect(bypass.headers.get('x-svc-response-cache')).toBe('bypass');
+    // The per-message control field is read and removed before forwarding, and must be a boolean.
+    const perMessage = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi', svc_compress: false }], max_tokens: 3 }),
+    });
+    expect(perMessage.status).toBe(200);
+    const forwarded = t.sim.stats().endpoints['/']!.lastBody as { messages: Record<string, unknown>[] };
+    expect(forwarded.messages[0]).toEqual({ role: 'user', content: 'hi' });
+    const badPerMessage = await fetch(`${t.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi', svc_compress: 'no' }], max_tokens: 3 }),
+    });
+    expect(badPerMessage.status).toBe(400);
     const compress = async (value: string) =>
       fetch(`${t.url}/v1/chat/completions`, {
         method: 'POST',
