@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { SettlementQueue } from './billing/settlement.js';
 import { GUARD_CATEGORIES, type GatewayConfig, type GuardCategory } from './config/schema.js';
 import { GatewayError } from './errors/gateway-error.js';
@@ -92,11 +93,11 @@ export async function startGateway(
     host: config.host,
     port: config.port,
     maxBodyBytes: config.maxBodyBytes,
-    errorHeaders: () => ({}),
+    errorHeaders: () => ({ 'x-svc-request-id': randomUUID() }),
     onHandlerError: (err, _req, res) => {
       log.error('handler failed', { error: (err as Error)?.stack ?? String(err) });
       const ge = new GatewayError('internal_error');
-      res.send(500, { 'content-type': 'application/json' }, JSON.stringify(ge.toBody()));
+      res.send(500, { 'x-svc-request-id': randomUUID(), 'content-type': 'application/json' }, JSON.stringify(ge.toBody()));
     },
     routes: [
       { method: 'POST', pattern: '/v1/chat/completions', handler: inferenceHandler(deps, th, chatFrontEnd(chatFormat)) },

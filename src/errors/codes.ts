@@ -51,10 +51,12 @@ export const ERRORS = Object.freeze({
   tpm_limit_exceeded: entry(429, 'gateway_error', 'tpm_limit_exceeded', 'Token rate limit exceeded.'),
   internal_error: entry(500, 'gateway_error', 'service_unavailable', 'Internal error.'),
   channel_test_failed: entry(502, 'gateway_error', 'channel_test_failed', 'The notification channel test failed.'),
-  upstream_error: entry(502, 'gateway_error', 'service_unavailable', 'The upstream provider failed.'),
+  // The contract's table has no 502/504: upstream failures are 503 service_unavailable ("Upstream or dependency
+  // unavailable"); x-svc-upstream-status tells an operator what the provider said.
+  upstream_error: entry(503, 'gateway_error', 'service_unavailable', 'The upstream provider failed.'),
   service_unavailable: entry(503, 'gateway_error', 'service_unavailable', 'Service temporarily unavailable.'),
   credit_check_failed: entry(503, 'gateway_error', 'credit_check_failed', 'Credit system temporarily unavailable.'),
-  upstream_timeout: entry(504, 'gateway_error', 'service_unavailable', 'The upstream provider timed out.'),
+  upstream_timeout: entry(503, 'gateway_error', 'service_unavailable', 'The upstream provider timed out.'),
 });
 
 export type ErrorName = keyof typeof ERRORS;

@@ -109,7 +109,7 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
     const sink = new UwsSink(res);
     const path = req.getUrl();
     const err = new GatewayError('not_found', { message: `No route for ${req.getMethod().toUpperCase()} ${path}` });
-    sink.sendAndClose(404, { ...opts.errorHeaders(), 'content-type': 'application/json' }, errorJson(err));
+    sink.sendAndClose(404, { ...opts.errorHeaders(), 'x-svc-latency-ms': '0', 'content-type': 'application/json' }, errorJson(err));
   });
 
   return new Promise((resolve, reject) => {

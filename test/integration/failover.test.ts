@@ -59,7 +59,7 @@ describe('failover rules (svc_fallbacks and same-model endpoints)', () => {
 
   for (const [f, status] of [
     ['400', 400],
-    ['401', 502],
+    ['401', 503],
     ['500', 503],
   ] as [FaultKind, number][]) {
     it(`upstream ${f} -> no failover, error returned, $0`, async () => {

@@ -17,12 +17,12 @@ describe('per-endpoint upstream timeouts', () => {
   });
   afterAll(async () => t.close());
 
-  it('first byte not within the endpoint timeout -> 504, no failover (not connect-phase), hold released, $0', async () => {
+  it('first byte not within the endpoint timeout -> 503, no failover (not connect-phase), hold released, $0', async () => {
     t.sim.configure('/', { fault: 'slow-first-byte', firstByteMs: 2000, faultCount: 1 });
     const before = await snapshot(t);
     const started = Date.now();
     const res = await post(t, CHAT, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 3, svc_fallbacks: ['gpt-4o'] });
-    expect(res.status).toBe(504);
+    expect(res.status).toBe(503);
     expect(Date.now() - started).toBeLessThan(800); // the 300 ms deadline, not undici's coarse clock
     expect(res.headers.get('x-svc-routing')).toBeNull();
     const after = await snapshot(t);

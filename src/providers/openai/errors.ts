@@ -35,7 +35,7 @@ export function upstreamMessage(body: string): string {
 /**
  * An upstream error status -> the contract's catalog, shared by every provider once it has extracted a
  * scrubbed detail: 400/404/422 invalid_request, 429 rate_limit_exceeded, 401/403 (or a provider's own
- * "bad credential" 400) a 502 that never shows upstream text, anything else service_unavailable.
+ * "bad credential" 400) a 503 that never shows upstream text, anything else service_unavailable.
  */
 export function mapUpstreamStatus(status: number, detail: string, credentialRefused = false): GatewayError {
   const withDetail = (base: string): string => (detail ? `${base}: ${detail}` : base);

@@ -22,7 +22,7 @@ export function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-/** A whole upstream body as a JSON object; an unparseable body is the provider's failure (502). */
+/** A whole upstream body as a JSON object; an unparseable body is the provider's failure (503 service_unavailable). */
 export function parseUpstreamJson(body: Buffer | string, provider: string): Rec {
   let parsed: unknown;
   try {

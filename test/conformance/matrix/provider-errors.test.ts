@@ -23,7 +23,7 @@ const PROVIDERS: [string, string][] = [
 /** Upstream fault -> the client's status and error.code. */
 const EXPECT: [FaultKind, number, string][] = [
   ['400', 400, 'invalid_request'],
-  ['401', 502, 'service_unavailable'],
+  ['401', 503, 'service_unavailable'],
   ['429', 429, 'rate_limit_exceeded'],
   ['500', 503, 'service_unavailable'],
   ['503', 503, 'service_unavailable'],

@@ -117,7 +117,7 @@ describe('anthropic adapter x simulator', () => {
     ['503', 503, true],
     ['529', 503, true],
     ['400', 400, false],
-    ['401', 502, false],
+    ['401', 503, false],
   ] as const)('fault %s -> GatewayError %i, failover %s', async (fault, status, failover) => {
     const res = await send(canonical(), { 'x-sim-fault': fault });
     const error = anthropicAdapter.mapError(res.status, res.body.toString('utf8'));
@@ -129,7 +129,7 @@ describe('anthropic adapter x simulator', () => {
     const res = await send(canonical(), {}, { SIM_ANTHROPIC_KEY: 'sk-ant-wrong-key-9999' });
     expect(res.status).toBe(401);
     const error = anthropicAdapter.mapError(res.status, res.body.toString('utf8'));
-    expect([error.status, error.message]).toEqual([502, 'The provider refused the gateway credentials.']);
+    expect([error.status, error.message]).toEqual([503, 'The provider refused the gateway credentials.']);
     // Either the socket error surfaces while reading, or the bytes that arrived end before message_stop.
     const failure = await send(canonical({ stream: true }), { 'x-sim-fault': 'midstream-reset' }).then(
       (cut) => {

@@ -8,8 +8,8 @@ const body = (type: string, message: string) => JSON.stringify({ type: 'error', 
 describe('anthropicAdapter.mapError', () => {
   const cases = [
     [400, 'invalid_request_error', 'messages: text content blocks must be non-empty', 400, 'invalid_request', true],
-    [401, 'authentication_error', 'invalid x-api-key', 502, 'service_unavailable', false],
-    [403, 'permission_error', 'Your API key does not have permission to use the specified resource.', 502, 'service_unavailable', false],
+    [401, 'authentication_error', 'invalid x-api-key', 503, 'service_unavailable', false],
+    [403, 'permission_error', 'Your API key does not have permission to use the specified resource.', 503, 'service_unavailable', false],
     [404, 'not_found_error', 'model: claude-nope', 400, 'invalid_request', true],
     [413, 'request_too_large', 'Request exceeds the maximum allowed number of bytes.', 413, 'payload_too_large', true],
     [429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', 429, 'rate_limit_exceeded', true],

@@ -67,7 +67,7 @@ describe('anthropicAdapter.parseResponse', () => {
         return null;
       })();
       expect(error).toBeInstanceOf(GatewayError);
-      expect((error as GatewayError).status).toBe(502);
+      expect((error as GatewayError).status).toBe(503);
     }
   });
 });

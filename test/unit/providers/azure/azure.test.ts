@@ -70,7 +70,7 @@ describe('mapAzureError', () => {
   const KEY = '0123456789abcdef0123456789abcdef';
   it.each([
     ['error-400-content-filter.json', 400, 400, 'invalid_request', 'content management policy'],
-    ['error-401-access-denied.json', 401, 502, 'service_unavailable', null],
+    ['error-401-access-denied.json', 401, 503, 'service_unavailable', null],
     ['error-404-deployment-not-found.json', 404, 400, 'invalid_request', 'deployment for this resource does not exist'],
     ['error-429-rate-limit.json', 429, 429, 'rate_limit_exceeded', 'exceeded token rate limit'],
     ['error-500-server-error.json', 500, 503, 'service_unavailable', 'server had an error'],

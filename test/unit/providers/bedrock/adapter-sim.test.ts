@@ -100,7 +100,7 @@ describe('bedrock adapter x simulator (signatures verified)', () => {
     ['503', 503, true],
     ['500', 503, false],
     ['400', 400, false],
-    ['401', 502, false],
+    ['401', 503, false],
   ] as const)('fault %s -> GatewayError %i, failover %s', async (fault, status, failover) => {
     const res = await send(canonical(), { 'x-sim-fault': fault });
     expect(bedrockAdapter.mapError(res.status, res.body.toString('utf8')).status).toBe(status);
@@ -115,6 +115,6 @@ describe('bedrock adapter x simulator (signatures verified)', () => {
     expect(stale.status).toBe(403);
     expect(stale.body.toString('utf8')).toMatch(/Signature expired/);
     const mapped = bedrockAdapter.mapError(stale.status, stale.body.toString('utf8'));
-    expect([mapped.status, mapped.message]).toEqual([502, 'The provider refused the gateway credentials.']);
+    expect([mapped.status, mapped.message]).toEqual([503, 'The provider refused the gateway credentials.']);
   });
 });

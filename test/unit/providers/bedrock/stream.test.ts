@@ -91,7 +91,7 @@ describe('BedrockStreamDecoder', () => {
     } catch (e) {
       error = e;
     }
-    expect((error as GatewayError).status).toBe(502);
+    expect((error as GatewayError).status).toBe(503);
   });
 
   it('messageStop without metadata still finishes on end()', () => {

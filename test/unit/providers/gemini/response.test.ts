@@ -139,9 +139,9 @@ describe('GeminiStreamDecoder', () => {
 describe('mapGoogleError', () => {
   const KEY = 'AIzaSyD3-abcdefghijklmnopqrstuvwxyz12345';
   it.each([
-    ['error-400-api-key-invalid.json', 400, 502, 'service_unavailable', null],
+    ['error-400-api-key-invalid.json', 400, 503, 'service_unavailable', null],
     ['error-400-invalid-argument.json', 400, 400, 'invalid_request', 'contents.parts must not be empty'],
-    ['error-403-permission-denied.json', 403, 502, 'service_unavailable', null],
+    ['error-403-permission-denied.json', 403, 503, 'service_unavailable', null],
     ['error-404-not-found.json', 404, 400, 'invalid_request', 'models/gemini-9 is not found'],
     ['error-429-resource-exhausted.json', 429, 429, 'rate_limit_exceeded', 'exceeded your current quota'],
     ['error-500-internal.json', 500, 503, 'service_unavailable', 'internal error'],

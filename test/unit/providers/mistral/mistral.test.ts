@@ -130,8 +130,8 @@ describe('mapMistralError', () => {
   const KEY = 'Zq8bW2xT5vN7mK3pR9sL4dF6hJ1gY0cA';
   it.each([
     ['error-400-invalid-message.json', 400, 400, 'invalid_request', 'must have either content or tool_calls'],
-    ['error-401-detail.json', 401, 502, 'service_unavailable', null],
-    ['error-401-message.json', 401, 502, 'service_unavailable', null],
+    ['error-401-detail.json', 401, 503, 'service_unavailable', null],
+    ['error-401-message.json', 401, 503, 'service_unavailable', null],
     ['error-404-not-found.json', 404, 400, 'invalid_request', 'Not Found'],
     ['error-422-extra-forbidden.json', 422, 400, 'invalid_request', 'body.max_completion_tokens: Extra inputs are not permitted'],
     ['error-429-rate-limited.json', 429, 429, 'rate_limit_exceeded', 'Requests rate limit exceeded'],

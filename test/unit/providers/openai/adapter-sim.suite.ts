@@ -131,7 +131,7 @@ export function adapterSimSuite(spec: AdapterSimSpec): void {
       const wrong = 'wrong-key-ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ';
       const { error, status } = expectError(await call(req(), {}, { KEY: wrong }));
       expect([400, 401, 403]).toContain(status);
-      expect(error.status).toBe(502);
+      expect(error.status).toBe(503);
       expect(JSON.stringify(error.toBody())).not.toContain(wrong);
       expect(JSON.stringify(error.toBody())).not.toContain(SECRET);
     });

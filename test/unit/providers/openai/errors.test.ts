@@ -8,8 +8,8 @@ const body = (message: string, type = 'invalid_request_error', code: string | nu
 
 const CASES: [number, string, number, string, string | null][] = [
   [400, body(`This model's maximum context length is 128000 tokens. Request by ${KEY}`), 400, 'invalid_request', 'maximum context length'],
-  [401, body(`Incorrect API key provided: ${KEY}.`, 'invalid_request_error', 'invalid_api_key'), 502, 'service_unavailable', null],
-  [403, body(`Project ${KEY} does not have access to model gpt-5`), 502, 'service_unavailable', null],
+  [401, body(`Incorrect API key provided: ${KEY}.`, 'invalid_request_error', 'invalid_api_key'), 503, 'service_unavailable', null],
+  [403, body(`Project ${KEY} does not have access to model gpt-5`), 503, 'service_unavailable', null],
   [404, body(`The model \`gpt-9\` does not exist or you do not have access to it. ${KEY}`, 'invalid_request_error', 'model_not_found'), 400, 'invalid_request', 'does not exist'],
   [429, body(`Rate limit reached for gpt-4o in organization org-x on requests per min (RPM). key=${KEY}`, 'requests', 'rate_limit_exceeded'), 429, 'rate_limit_exceeded', 'Rate limit reached'],
   [500, body(`The server had an error while processing your request. ${KEY}`, 'server_error'), 503, 'service_unavailable', 'server had an error'],

@@ -76,7 +76,7 @@ describe('openaiAdapter.parseResponse', () => {
       return null;
     })();
     expect(err).toBeInstanceOf(GatewayError);
-    expect((err as GatewayError).status).toBe(502);
+    expect((err as GatewayError).status).toBe(503);
   });
 
   it('no usage reads as zero usage; reasoning_content becomes a thinking part first', () => {

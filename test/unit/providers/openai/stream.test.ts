@@ -53,7 +53,7 @@ describe('OpenAIStreamDecoder', () => {
       caught = e;
     }
     expect(caught).toBeInstanceOf(GatewayError);
-    expect((caught as GatewayError).status).toBe(502);
+    expect((caught as GatewayError).status).toBe(503);
     expect((caught as GatewayError).message).not.toContain('sk-proj-abcdefghijklmnop1234');
   });
 

@@ -54,8 +54,8 @@ describe('vertexAdapter', () => {
   });
 
   it.each([
-    ['error-401-unauthenticated.json', 401, 502, null],
-    ['error-403-permission-denied.json', 403, 502, null],
+    ['error-401-unauthenticated.json', 401, 503, null],
+    ['error-403-permission-denied.json', 403, 503, null],
     ['error-404-model.json', 404, 400, 'was not found'],
     ['error-429-resource-exhausted.json', 429, 429, 'Resource exhausted'],
   ] as const)('%s -> %i, no token in the message', (name, upstream, status, detail) => {
