@@ -109,7 +109,7 @@ export async function startGateway(
       {
         method: 'POST',
         pattern: '/v1/responses',
-        handler: inferenceHandler(deps, th, canonicalFrontEnd('/v1/responses', 'responses', responsesFormat)),
+        handler: inferenceHandler(deps, th, { ...canonicalFrontEnd('/v1/responses', 'responses', responsesFormat), cacheable: true }),
       },
       {
         method: 'POST',

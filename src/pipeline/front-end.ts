@@ -31,6 +31,8 @@ export interface Prepared {
 export interface FrontEnd {
   route: string;
   shape: FormatName;
+  /** Routes the contract marks as cacheable (they emit x-svc-response-cache). */
+  cacheable?: boolean;
   /** The messages routes also accept the key as `x-api-key` (the official Anthropic SDK sends it there). */
   allowXApiKey: boolean;
   format: ClientFormat;

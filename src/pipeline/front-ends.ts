@@ -83,6 +83,7 @@ export function completionsFrontEnd(format: ClientFormat): FrontEnd {
   return {
     route: '/v1/completions',
     shape: 'completions',
+    cacheable: true,
     allowXApiKey: false,
     format,
     prepare(body) {

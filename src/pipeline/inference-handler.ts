@@ -43,7 +43,9 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
       const touched = takeMessageControls(body) || topLevel;
       checkControlReferences(fields);
       st.compression = compressionVerdict(req.headers.get('x-svc-compress'), key.neverCompress);
+      // There is no response cache yet: a cacheable route reports every answer as a miss, or bypass on request.
       if (!fields.cache) st.responseCache = 'bypass';
+      else if (fe.cacheable) st.responseCache = 'miss';
       const p = fe.prepare(body, req.body, touched);
       st.requestedModel = p.model;
       st.user = p.user;
@@ -103,7 +105,9 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
         if (p.stream) outcome = await serveStream(st, res, candidate, response, p.clientWantsStreamUsage, fallback, reportModel, idleMs);
         else await serveJson(st, res, candidate, response, fallback, reportModel);
       } else {
-        const base: EncodeContext = { model: p.model, requestId: st.id, created: Math.floor(st.at / 1000), streamUsage: p.clientWantsStreamUsage };
+        // The body names the model used: the alias the client asked for, else the model that answered.
+        const model = route.alias ? route.alias.id : candidate.model.id;
+        const base: EncodeContext = { model, requestId: st.id, created: Math.floor(st.at / 1000), streamUsage: p.clientWantsStreamUsage };
         const ctx = p.encodeContext ? p.encodeContext(base) : base;
         if (p.stream) outcome = await serveCanonicalStream(st, res, candidate, response, fe.format, ctx, fallback, idleMs);
         else await serveCanonicalJson(st, res, candidate, response, fe.format, ctx);

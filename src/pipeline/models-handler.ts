@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { GatewayError } from '../errors/gateway-error.js';
 import { Catalog } from '../routing/catalog.js';
 import type { Handler } from '../server/types.js';
@@ -8,6 +9,13 @@ import { RequestState } from './state.js';
 
 const LIST_ROUTE = '/v1/models';
 const PREFIX = '/v1/models/';
+
+/** RFC 9110 If-None-Match: `*`, or a list of tags compared weakly (a W/ prefix does not matter). */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
 
 /** Headers of an unmetered served response (decision 3: cost 0, exact). */
 function unmetered(st: RequestState): Record<string, string> {
@@ -55,25 +63,26 @@ export function modelDetailHandler(deps: GatewayDeps): Handler {
       }
       const catalog = deps.catalog();
       const alias = catalog.alias(id, st.principal.key);
+      let body: string;
       if (alias) {
         // Router aliases reveal no candidates and no chain.
-        const view = Catalog.aliasView(alias, Math.min(...catalog.models.map((m) => m.created)));
-        st.status = 200;
-        res.send(200, { ...unmetered(st), 'cache-control': 'private, max-age=60' }, JSON.stringify(view));
-        return;
+        body = JSON.stringify(Catalog.aliasView(alias, Math.min(...catalog.models.map((m) => m.created))));
+        st.servedModel = alias.id;
+      } else {
+        const model = catalog.routable(id, st.principal.key);
+        if (!model) throw new GatewayError('model_not_found', { message: `The model ${id} does not exist or is not available.` });
+        body = JSON.stringify(Catalog.detail(model));
+        st.servedModel = model.id;
       }
-      const model = catalog.routable(id, st.principal.key);
-      if (!model) throw new GatewayError('model_not_found', { message: `The model ${id} does not exist or is not available.` });
-      st.servedModel = model.id;
-      const etag = catalog.etag(model);
+      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
       const headers = { ...unmetered(st), etag, 'cache-control': 'private, max-age=60' };
-      if (req.headers.get('if-none-match') === etag) {
+      if (etagMatches(req.headers.get('if-none-match'), etag)) {
         st.status = 304;
         res.send(304, headers, '');
         return;
       }
       st.status = 200;
-      res.send(200, headers, JSON.stringify(Catalog.detail(model)));
+      res.send(200, headers, body);
     } catch (err) {
       sendError(deps, st, res, err);
     } finally {

@@ -24,7 +24,6 @@ function perToken(perMillion: number): string {
 export class Catalog {
   readonly #byId: Map<string, ModelConfig>;
   readonly #aliases: Map<string, AliasConfig>;
-  readonly #etags = new Map<string, string>();
   readonly version: string;
 
   constructor(
@@ -85,15 +84,6 @@ export class Catalog {
     };
   }
 
-  /** Strong ETag of a model's detail view (changes when its catalog entry changes). */
-  etag(m: ModelConfig): string {
-    let tag = this.#etags.get(m.id);
-    if (!tag) {
-      tag = `"${createHash('sha256').update(JSON.stringify(Catalog.detail(m))).digest('base64url').slice(0, 22)}"`;
-      this.#etags.set(m.id, tag);
-    }
-    return tag;
-  }
 }
 
 export function aliasModels(a: AliasConfig): string[] {

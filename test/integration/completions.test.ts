@@ -47,3 +47,28 @@ describe('POST /v1/completions through the gateway', () => {
     await expectRefusal(t, before, await post(t, '/v1/completions', { model: 'gpt-4o-mini', prompt: 'x', max_tokens: 100_000 }), 400, 'max_output_tokens_too_large');
   });
 });
+
+describe('cacheable routes and the body model', () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway({ config: { guardrails: { mode: 'off' } } });
+  });
+  afterAll(async () => t.close());
+
+  it('completions and responses emit x-svc-response-cache (miss: there is no cache yet)', async () => {
+    const c = await post(t, '/v1/completions', { model: 'gpt-4o-mini', prompt: 'hi', max_tokens: 3 });
+    expect(c.headers.get('x-svc-response-cache')).toBe('miss');
+    const r = await post(t, '/v1/responses', { model: 'gpt-4o-mini', input: 'hi', max_output_tokens: 16 });
+    expect(r.headers.get('x-svc-response-cache')).toBe('miss');
+    const b = await post(t, '/v1/responses', { model: 'gpt-4o-mini', input: 'hi', max_output_tokens: 16, svc_cache: false });
+    expect(b.headers.get('x-svc-response-cache')).toBe('bypass');
+  });
+
+  it('after a failover the body names the model that answered', async () => {
+    t.sim.configure('/mistral', { fault: '529', faultCount: 1 });
+    const res = await post(t, '/v1/messages', { model: 'mistral/mistral-large', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }], svc_fallbacks: ['google/gemini-2.0-flash'] });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-svc-model')).toBe('google/gemini-2.0-flash');
+    expect(((await res.json()) as { model: string }).model).toBe('google/gemini-2.0-flash');
+  });
+});

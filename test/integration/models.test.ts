@@ -78,3 +78,25 @@ describe('GET /v1/models and /v1/models/{id}', () => {
     expect(text).toContain('svc_request_latency_ms_bucket');
   });
 });
+
+describe('model detail caching details', () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway({ config: { guardrails: { mode: 'off' } } });
+  });
+  afterAll(async () => t.close());
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${t.key}`, ...headers } });
+
+  it('aliases carry an ETag and x-svc-model too', async () => {
+    const res = await get('/v1/models/svc/auto');
+    expect(res.headers.get('etag')).toMatch(/^".+"$/);
+    expect(res.headers.get('x-svc-model')).toBe('svc/auto');
+    expect((await get('/v1/models/svc/auto', { 'if-none-match': res.headers.get('etag')! })).status).toBe(304);
+  });
+
+  it('If-None-Match compares weakly, takes lists and *', async () => {
+    const etag = (await get('/v1/models/gpt-4o-mini')).headers.get('etag')!;
+    for (const v of [`W/${etag}`, `"other", ${etag}`, '*']) expect((await get('/v1/models/gpt-4o-mini', { 'if-none-match': v })).status).toBe(304);
+    expect((await get('/v1/models/gpt-4o-mini', { 'if-none-match': '"other"' })).status).toBe(200);
+  });
+});
