@@ -66,10 +66,9 @@ export async function reserve(deps: GatewayDeps, st: RequestState, sizing: HoldS
   }
   st.held = amount;
   if (key.budget !== null && key.budgetWarnAt !== null) {
+    // The warning is decided when the headers go out, with this request's own cost added (response-headers.ts).
     const spent = await deps.store.scopeSpend(org.id, 'key', key.id).catch(() => 0);
-    if (spent >= key.budget * key.budgetWarnAt) {
-      st.budgetWarning = `Key spend $${formatUsd(spent)} crossed ${Math.round(key.budgetWarnAt * 100)}% of its $${formatUsd(key.budget)} budget.`;
-    }
+    st.budget = { spent, limit: key.budget, warnAt: key.budgetWarnAt };
   }
 }
 

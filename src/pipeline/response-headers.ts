@@ -36,7 +36,13 @@ export function commonHeaders(st: RequestState, served: boolean): HeaderList {
       if (u.cacheReadTokens > 0) h['x-svc-cache-read-tokens'] = String(u.cacheReadTokens);
       if (u.cacheWriteTokens > 0) h['x-svc-cache-write-tokens'] = String(u.cacheWriteTokens);
     }
-    if (st.budgetWarning) h['x-svc-budget-warning'] = st.budgetWarning;
+    const b = st.budget;
+    if (b) {
+      const spent = b.spent + (st.cost ?? 0);
+      if (spent >= b.limit * b.warnAt) {
+        h['x-svc-budget-warning'] = `Key spend $${formatUsd(spent)} crossed ${Math.round(b.warnAt * 100)}% of its $${formatUsd(b.limit)} budget.`;
+      }
+    }
   }
   const p = st.principal;
   if (p?.legacy) {

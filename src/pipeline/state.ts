@@ -22,7 +22,8 @@ export class RequestState {
   /** null = unpriced. */
   cost: NanoUsd | null = null;
   priced = true;
-  budgetWarning: string | null = null;
+  /** The key's budget when it has a soft threshold: settled spend before this request, limit, threshold. */
+  budget: { spent: NanoUsd; limit: NanoUsd; warnAt: number } | null = null;
   /** x-svc-response-cache: `bypass` when svc_cache is false (there is no response cache yet otherwise). */
   responseCache: 'hit' | 'miss' | 'bypass' | null = null;
   /** x-svc-compression verdict, when compression was considered. */

@@ -13,6 +13,14 @@ describe('per-key budget: soft threshold warning, hard limit', () => {
   });
   afterAll(async () => t.close());
 
+  it("warns on the very response whose own cost crosses the threshold", async () => {
+    const k = await t.addKey({ budget: usdToNano(0.01), budgetWarnAt: 0.02 }); // threshold $0.0002
+    const res = await post(t, CHAT, ask, { authorization: `Bearer ${k.value}` });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('x-svc-request-cost'))).toBeGreaterThan(0.0002);
+    expect(res.headers.get('x-svc-budget-warning')).toMatch(/crossed 2% of its \$0\.01 budget/);
+  });
+
   it('adds x-svc-budget-warning once spend crosses the soft threshold, and refuses 402 budget when the hold no longer fits', async () => {
     // gpt-4o: a 40-token answer costs about $0.0004 + input; a hold is about $0.0005.
     const k = await t.addKey({ budget: usdToNano(0.002), budgetWarnAt: 0.5 });
