@@ -2,10 +2,22 @@
  * A private three-master Redis Cluster for one test file (no replicas, no persistence), on free ports.
  */
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 const run = promisify(execFile);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => resolve(typeof addr === 'object' && addr !== null ? addr.port : 0));
+    });
+  });
+}
 
 export interface RedisCluster {
   /** `redis-cluster://127.0.0.1:p1,...` for createStore. */
@@ -17,7 +29,16 @@ export interface RedisCluster {
 export async function startRedisCluster(): Promise<RedisCluster> {
   const nodes: RedisServer[] = [];
   for (let i = 0; i < 3; i++) {
-    nodes.push(await startRedisServer(['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${process.pid}-${i}.conf`, '--cluster-node-timeout', '2000']));
+    // The cluster bus defaults to port + 10000, which overflows for high ephemeral ports: pick it explicitly.
+    const busPort = await freePort();
+    nodes.push(
+      await startRedisServer([
+        '--cluster-enabled', 'yes',
+        '--cluster-config-file', `nodes-${process.pid}-${i}.conf`,
+        '--cluster-node-timeout', '2000',
+        '--cluster-port', String(busPort),
+      ]),
+    );
   }
   const addrs = nodes.map((n) => `127.0.0.1:${n.port}`);
   await run('redis-cli', ['--cluster', 'create', ...addrs, '--cluster-replicas', '0', '--cluster-yes']);

@@ -53,9 +53,14 @@ export async function startRedisServer(extraArgs: string[] = []): Promise<RedisS
 }
 
 async function launch(args: string[], port: number): Promise<ChildProcess> {
-  const proc = spawn('redis-server', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // redis-server reports start-up errors on stdout: keep both streams for the failure message.
+  const proc = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  proc.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const keep = (chunk: Buffer): void => {
+    if (stderr.length < 4000) stderr += chunk.toString();
+  };
+  proc.stdout?.on('data', keep);
+  proc.stderr?.on('data', keep);
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error(`redis-server exited (${proc.exitCode}): ${stderr}`);
