@@ -71,6 +71,7 @@ export async function startGateway(
   );
   healthSync.start(config.health.syncMs);
   const settlement = new SettlementQueue(store, config.settlement, log, () => metrics.settlementFailures.inc());
+  metrics.gauges.push(() => health.renderMetrics());
   metrics.gauges.push(() => `# HELP svc_settlement_pending Settlement entries queued.\n# TYPE svc_settlement_pending gauge\nsvc_settlement_pending ${settlement.pending}`);
   const deps: GatewayDeps = {
     config,

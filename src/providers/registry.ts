@@ -24,6 +24,3 @@ export function adapterFor(provider: string): ProviderAdapter | undefined {
   return ADAPTERS.get(provider);
 }
 
-export function knownProviders(): string[] {
-  return [...ADAPTERS.keys()];
-}

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { AliasConfig, ModelConfig } from '../config/schema.js';
 import type { KeyRecord } from '../store/contract.js';
 
@@ -24,7 +23,6 @@ function perToken(perMillion: number): string {
 export class Catalog {
   readonly #byId: Map<string, ModelConfig>;
   readonly #aliases: Map<string, AliasConfig>;
-  readonly version: string;
 
   constructor(
     readonly models: readonly ModelConfig[],
@@ -32,7 +30,6 @@ export class Catalog {
   ) {
     this.#byId = new Map(models.map((m) => [m.id, m]));
     this.#aliases = new Map(aliases.map((a) => [a.id, a]));
-    this.version = createHash('sha256').update(JSON.stringify([models, aliases])).digest('hex').slice(0, 16);
   }
 
   /** A router alias the key may use (it can route to at least one of its models). */

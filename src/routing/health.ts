@@ -137,9 +137,27 @@ export class EndpointHealth {
     this.#get(key).lastSampleAt = this.#now();
   }
 
-  snapshot(): Record<string, { ttfbMs: number | null; perTokenMs: number | null; state: BreakerState }> {
-    const out: Record<string, { ttfbMs: number | null; perTokenMs: number | null; state: BreakerState }> = {};
-    for (const [k, s] of this.#stats) out[k] = { ttfbMs: s.ttfbMs, perTokenMs: s.perTokenMs, state: this.state(k) };
-    return out;
+  /** Prometheus gauges: per-endpoint latency estimates and breaker state (`/metrics`). */
+  renderMetrics(): string {
+    const lines = [
+      '# HELP svc_endpoint_latency_ms Endpoint latency estimates (EWMA): time to first byte and per output token.',
+      '# TYPE svc_endpoint_latency_ms gauge',
+      '# HELP svc_endpoint_breaker_open 1 while the endpoint circuit breaker is open or half-open.',
+      '# TYPE svc_endpoint_breaker_open gauge',
+    ];
+    for (const [key, s] of this.#stats) {
+      const [provider = '', baseUrl = '', model = ''] = key.split('|');
+      let host = baseUrl;
+      try {
+        host = new URL(baseUrl).host;
+      } catch {
+        /* keep the raw value */
+      }
+      const labels = `provider="${provider}",host="${host}",model="${model.replace(/"/g, '')}"`;
+      if (s.ttfbMs !== null) lines.push(`svc_endpoint_latency_ms{${labels},kind="first_byte"} ${s.ttfbMs.toFixed(3)}`);
+      if (s.perTokenMs !== null) lines.push(`svc_endpoint_latency_ms{${labels},kind="per_output_token"} ${s.perTokenMs.toFixed(3)}`);
+      lines.push(`svc_endpoint_breaker_open{${labels}} ${this.state(key) === 'closed' ? 0 : 1}`);
+    }
+    return lines.join('\n');
   }
 }
