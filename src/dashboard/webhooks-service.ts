@@ -55,13 +55,25 @@ export type UrlGuard = Pick<SsrfGuard, 'resolveAndCheck'> & OutboundGuard;
  * literal (the allow-list-free syntax check), and every DNS answer public now through the guard's
  * resolver. The guard checks all of it again at every send.
  */
+const REGISTRATION_DNS_TIMEOUT_MS = 5_000;
+
 export async function checkPublicHttpsUrl(guard: UrlGuard, url: unknown, param: string): Promise<string> {
   if (typeof url !== 'string') throw invalid(`${param} must be a string`, param);
   if (url.length > MAX_URL_LENGTH) throw invalid(`${param} must be at most ${MAX_URL_LENGTH} characters`, param);
   if (!url.startsWith('https://')) throw invalid(`${param} must start with https://`, param);
   const syntax = checkUrlSyntax(url);
   if (!syntax.ok) throw invalid(`${param} refused: ${syntax.reason}`, param);
-  const resolved = await guard.resolveAndCheck(syntax.url);
+  // A slow resolver must not hold the request (or the libuv threads) indefinitely.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error('dns lookup timed out')), REGISTRATION_DNS_TIMEOUT_MS);
+  let resolved;
+  try {
+    resolved = await guard.resolveAndCheck(syntax.url, deadline.signal);
+  } catch {
+    throw invalid(`${param} refused: its host could not be resolved within ${REGISTRATION_DNS_TIMEOUT_MS} ms`, param);
+  } finally {
+    clearTimeout(timer);
+  }
   if (!resolved.ok) throw invalid(`${param} refused: ${resolved.reason}`, param);
   return url;
 }
