@@ -37,6 +37,9 @@ export const SIM_HEADERS = Object.freeze({
   cachedTokens: 'x-sim-cached-tokens',
   reasoningTokens: 'x-sim-reasoning-tokens',
   outputTokens: 'x-sim-output-tokens',
+  /** Provider prompt-cache reads and writes (Anthropic, Bedrock); reads default to x-sim-cached-tokens. */
+  cacheReadTokens: 'x-sim-cache-read-tokens',
+  cacheWriteTokens: 'x-sim-cache-write-tokens',
 });
 
 export function parseFault(value: unknown): FaultKind | undefined {
@@ -59,6 +62,8 @@ export interface RequestControls {
   reasoningTokens: number;
   /** Natural answer length in words (tokens) instead of the hash-selected sentences. */
   outputTokens: number | null;
+  /** Prompt-cache reads and writes reported by dialects that price them (capped at the prompt). */
+  cache: { read: number; write: number };
 }
 
 export type ControlsResult = { ok: true; controls: RequestControls } | { ok: false; message: string };
@@ -87,13 +92,17 @@ export function readControls(headers: IncomingHttpHeaders): ControlsResult {
     cachedTokens: count(headers, SIM_HEADERS.cachedTokens),
     reasoningTokens: count(headers, SIM_HEADERS.reasoningTokens),
     outputTokens: count(headers, SIM_HEADERS.outputTokens),
+    cacheReadTokens: count(headers, SIM_HEADERS.cacheReadTokens),
+    cacheWriteTokens: count(headers, SIM_HEADERS.cacheWriteTokens),
   };
   for (const value of Object.values(numbers)) {
     if (typeof value === 'string') return { ok: false, message: value };
   }
   const n = (v: number | undefined | string): number | undefined => (typeof v === 'number' ? v : undefined);
+  const cachedTokens = n(numbers.cachedTokens) ?? 0;
   const controls: RequestControls = {
-    cachedTokens: n(numbers.cachedTokens) ?? 0,
+    cachedTokens,
+    cache: { read: n(numbers.cacheReadTokens) ?? cachedTokens, write: n(numbers.cacheWriteTokens) ?? 0 },
     reasoningTokens: n(numbers.reasoningTokens) ?? 0,
     outputTokens: n(numbers.outputTokens) ?? null,
   };

@@ -8,7 +8,6 @@
  * apart from `input_tokens`. Output tokens are words: thinking words plus answer words. With thinking on,
  * `x-sim-reasoning-tokens` sets the thinking length; `x-sim-output-tokens` sets the answer length.
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestControls } from '../faults.js';
 import { countTokens, digest, fillerText, naturalText, singleSpaced, stableId, words } from '../text.js';
 import type { MessagesRequest, SimMessage } from './request.js';
@@ -16,7 +15,6 @@ import type { MessagesRequest, SimMessage } from './request.js';
 export const TOOL_INPUT = '{"location":"Paris"}';
 const NON_TEXT_BLOCK_TOKENS = 85;
 
-export const CACHE_HEADERS = Object.freeze({ read: 'x-sim-cache-read-tokens', write: 'x-sim-cache-write-tokens' });
 
 export interface Usage {
   input_tokens: number;
@@ -70,22 +68,7 @@ export function countInputTokens(req: Pick<MessagesRequest, 'system' | 'messages
   return total;
 }
 
-function headerCount(headers: IncomingHttpHeaders, name: string): number | null | string {
-  const raw = headers[name];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value === undefined) return null;
-  const n = Number(value);
-  return Number.isInteger(n) && n >= 0 ? n : `${name} must be a non-negative integer, got '${value}'`;
-}
 
-/** Cache reads and writes asked for by headers; a string is a malformed header. */
-export function cacheControls(headers: IncomingHttpHeaders, controls: RequestControls): { read: number; write: number } | string {
-  const read = headerCount(headers, CACHE_HEADERS.read);
-  const write = headerCount(headers, CACHE_HEADERS.write);
-  if (typeof read === 'string') return read;
-  if (typeof write === 'string') return write;
-  return { read: read ?? controls.cachedTokens, write: write ?? 0 };
-}
 
 function lastUser(messages: readonly SimMessage[]): SimMessage | undefined {
   const last = messages.at(-1);
@@ -129,7 +112,8 @@ function stopAt(text: string, stops: readonly string[]): { text: string; stop: s
   return at < 0 ? { text, stop: null } : { text: text.slice(0, at).trimEnd(), stop: which };
 }
 
-export function planMessage(req: MessagesRequest, controls: RequestControls, cache: { read: number; write: number }): MessagePlan {
+export function planMessage(req: MessagesRequest, controls: RequestControls): MessagePlan {
+  const cache = controls.cache;
   const seed = `${req.model}\n${JSON.stringify(req.messages)}`;
   const last = lastUser(req.messages);
   const prompt = countInputTokens(req);

@@ -12,5 +12,5 @@ export const anthropicDialect: Dialect = {
   faultError: anthropicFaultError,
 };
 
-export { CACHE_HEADERS, countInputTokens, planMessage, TOOL_INPUT } from './answer.js';
+export { countInputTokens, planMessage, TOOL_INPUT } from './answer.js';
 export { parseMessagesRequest } from './request.js';

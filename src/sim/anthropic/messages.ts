@@ -7,8 +7,8 @@
 import type { SimRequest } from '../dialect.js';
 import { sendJson, sleep } from '../http.js';
 import { PacedStream } from '../stream.js';
-import { cacheControls, countInputTokens, planMessage, type MessagePlan } from './answer.js';
-import { checkHeaders, invalidRequest, requestId } from './errors.js';
+import { countInputTokens, planMessage, type MessagePlan } from './answer.js';
+import { checkHeaders, requestId } from './errors.js';
 import { parseMessagesRequest } from './request.js';
 
 function content(plan: MessagePlan): Record<string, unknown>[] {
@@ -89,10 +89,8 @@ export async function handleMessages(request: SimRequest): Promise<void> {
   if (refusal) return sendJson(request.res, refusal);
   const parsed = parseMessagesRequest(request.body.length === 0 ? undefined : request.json);
   if (!parsed.ok) return sendJson(request.res, parsed.error);
-  const cache = cacheControls(request.req.headers, request.controls);
-  if (typeof cache === 'string') return sendJson(request.res, invalidRequest(cache));
   const req = parsed.request;
-  const plan = planMessage(req, request.controls, cache);
+  const plan = planMessage(req, request.controls);
   const headers = { 'request-id': requestId(), 'anthropic-organization-id': 'org-sim' };
   if (req.stream) {
     const stream = new PacedStream(request, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });

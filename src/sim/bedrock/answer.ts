@@ -7,7 +7,6 @@
  * move tokens into `cacheReadInputTokens` / `cacheWriteInputTokens`, reported apart as Bedrock does.
  * Output tokens are words (reasoning words plus answer words).
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestControls } from '../faults.js';
 import { isRecord } from '../http.js';
 import { countTokens, digest, fillerText, naturalText, singleSpaced, stableId, words } from '../text.js';
@@ -59,21 +58,7 @@ export function countInputTokens(req: ConverseRequest): number {
   return total;
 }
 
-function headerCount(headers: IncomingHttpHeaders, name: string): number | null | string {
-  const raw = headers[name];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value === undefined) return null;
-  const n = Number(value);
-  return Number.isInteger(n) && n >= 0 ? n : `${name} must be a non-negative integer, got '${value}'`;
-}
 
-export function cacheControls(headers: IncomingHttpHeaders, controls: RequestControls): { read: number; write: number } | string {
-  const read = headerCount(headers, 'x-sim-cache-read-tokens');
-  const write = headerCount(headers, 'x-sim-cache-write-tokens');
-  if (typeof read === 'string') return read;
-  if (typeof write === 'string') return write;
-  return { read: read ?? controls.cachedTokens, write: write ?? 0 };
-}
 
 function toolName(req: ConverseRequest, last: ConverseMessage | undefined): string | null {
   if (req.toolNames.length === 0) return null;
@@ -104,7 +89,8 @@ function stopAt(text: string, stops: readonly string[]): { text: string; stop: s
   return at < 0 ? { text, stop: null } : { text: text.slice(0, at).trimEnd(), stop: which };
 }
 
-export function planConverse(req: ConverseRequest, controls: RequestControls, cache: { read: number; write: number }): ConversePlan {
+export function planConverse(req: ConverseRequest, controls: RequestControls): ConversePlan {
+  const cache = controls.cache;
   const seed = `${req.modelId}\n${JSON.stringify(req.messages)}`;
   const last = req.messages.at(-1)?.role === 'user' ? req.messages.at(-1) : undefined;
   const prompt = countInputTokens(req);

@@ -10,7 +10,7 @@ import { encodeEventMessage } from '../../providers/bedrock/event-stream.js';
 import type { SimRequest } from '../dialect.js';
 import { sendJson, sleep } from '../http.js';
 import { PacedStream } from '../stream.js';
-import { cacheControls, planConverse, type ConversePlan } from './answer.js';
+import { planConverse, type ConversePlan } from './answer.js';
 import { validation } from './errors.js';
 import { parseConverseRequest, type ConverseRequest } from './request.js';
 import { verifySigV4 } from './sigv4-verify.js';
@@ -105,10 +105,8 @@ async function handle(request: SimRequest, stream: boolean): Promise<void> {
   }
   const parsed = parseConverseRequest(modelId, request.json);
   if (!parsed.ok) return sendJson(request.res, parsed.error);
-  const cache = cacheControls(request.req.headers, request.controls);
-  if (typeof cache === 'string') return sendJson(request.res, validation(cache));
   const req = parsed.request;
-  const plan = planConverse(req, request.controls, cache);
+  const plan = planConverse(req, request.controls);
   const headers = { 'x-amzn-RequestId': randomUUID() };
   if (stream) {
     const s = new PacedStream(request, { ...headers, 'content-type': 'application/vnd.amazon.eventstream' });

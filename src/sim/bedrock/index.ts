@@ -20,5 +20,5 @@ export const bedrockDialect: Dialect = {
   faultError: bedrockFaultError,
 };
 
-export { cacheControls, countInputTokens, planConverse, TOOL_INPUT } from './answer.js';
+export { countInputTokens, planConverse, TOOL_INPUT } from './answer.js';
 export { parseConverseRequest } from './request.js';

@@ -38,7 +38,7 @@ async function send(req: CanonicalRequest, headers: Record<string, string> = {},
 function planned(cache = { read: 0, write: 0 }) {
   const parsed = parseMessagesRequest(sim.stats().endpoints['/anth']?.lastBody);
   if (!parsed.ok) throw new Error('the simulator refused the adapter body');
-  return planMessage(parsed.request, { cachedTokens: 0, reasoningTokens: 0, outputTokens: null }, cache);
+  return planMessage(parsed.request, { cachedTokens: 0, reasoningTokens: 0, outputTokens: null, cache });
 }
 
 function decode(chunks: Buffer[]): CanonicalStreamEvent[] {

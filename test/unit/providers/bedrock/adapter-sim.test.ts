@@ -40,7 +40,7 @@ async function send(req: CanonicalRequest, headers: Record<string, string> = {},
 function planned(cache = { read: 0, write: 0 }) {
   const parsed = parseConverseRequest(MODEL, sim.stats().endpoints['/br']?.lastBody);
   if (!parsed.ok) throw new Error('the simulator refused the adapter body');
-  return planConverse(parsed.request, { cachedTokens: 0, reasoningTokens: 0, outputTokens: null }, cache);
+  return planConverse(parsed.request, { cachedTokens: 0, reasoningTokens: 0, outputTokens: null, cache });
 }
 
 function decode(chunks: Buffer[]): CanonicalStreamEvent[] {
