@@ -36,6 +36,9 @@ export interface FrontEnd {
   /** The messages routes also accept the key as `x-api-key` (the official Anthropic SDK sends it there). */
   allowXApiKey: boolean;
   format: ClientFormat;
-  /** Decodes a body whose control fields were already removed (`touched` = some were). */
-  prepare(body: JsonRecord, raw: Buffer, touched: boolean): Prepared;
+  /**
+   * Decodes a body whose control fields were already removed (`touched` = some were); `modelSpan` locates
+   * the top-level model value in `raw` (from the parse's own scan) for the byte passthrough.
+   */
+  prepare(body: JsonRecord, raw: Buffer, touched: boolean, modelSpan: [number, number] | null): Prepared;
 }

@@ -6,7 +6,7 @@ import { planCompletions, wantsStreamUsage } from '../formats/completions/decode
 import { completionsEncodeContext } from '../formats/completions/encode.js';
 import type { FrontEnd, Prepared } from './front-end.js';
 import { invalid } from '../errors/gateway-error.js';
-import { spliceBody } from './json-splice.js';
+import { spliceBody } from './json-bytes.js';
 
 /**
  * Chat completions: validated without a full decode; the canonical request is decoded only when a
@@ -18,7 +18,7 @@ export function chatFrontEnd(format: ClientFormat): FrontEnd {
     shape: 'chat',
     allowXApiKey: false,
     format,
-    prepare(body, raw, touched) {
+    prepare(body, raw, touched, modelSpan) {
       const chat = validateChat(body);
       const tools = body.tools ? JSON.stringify(body.tools) : '';
       let canonical: CanonicalRequest | null = null;
@@ -37,7 +37,7 @@ export function chatFrontEnd(format: ClientFormat): FrontEnd {
           if (!touched && !injectUsage && upstreamModel === chat.model) return raw; // byte fast path
           // Splice the model name (and the usage request) into the client's bytes; re-serialise only when a
           // control field was removed or the body's shape makes a splice unsafe.
-          const spliced = touched ? null : spliceBody(raw, upstreamModel, injectUsage, body.stream_options !== undefined);
+          const spliced = touched ? null : spliceBody(raw, upstreamModel, injectUsage, body.stream_options !== undefined, modelSpan);
           if (spliced) return spliced;
           const out: Record<string, unknown> = { ...body, model: upstreamModel };
           // The gateway always asks for usage in the stream (settlement from the upstream's own count).

@@ -13,7 +13,7 @@ import { execute } from './execute.js';
 import { record, sendError, settle } from './finish.js';
 import type { FrontEnd } from './front-end.js';
 import { inspect, startInspection } from './inspect.js';
-import { parseJsonObject } from './json-body.js';
+import { parseJsonBody } from './json-body.js';
 import { releaseHold, reserve } from './reserve.js';
 import { serveCanonicalJson, serveCanonicalStream } from './serve-canonical.js';
 import { serveJson, serveStream } from './serve-chat.js';
@@ -38,7 +38,7 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
       }
       st.principal = await deps.auth.authenticate(req, fe.route, fe.allowXApiKey);
       const { key, org } = st.principal;
-      const body = parseJsonObject(req.body, deps.config.maxJsonDepth);
+      const { json: body, modelSpan } = parseJsonBody(req.body, deps.config.maxJsonDepth);
       const { fields, touched: topLevel } = takeControlFields(body, fe.shape);
       const touched = takeMessageControls(body) || topLevel;
       checkControlReferences(fields);
@@ -46,7 +46,7 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
       // There is no response cache yet: a cacheable route reports every answer as a miss, or bypass on request.
       if (!fields.cache) st.responseCache = 'bypass';
       else if (fe.cacheable) st.responseCache = 'miss';
-      const p = fe.prepare(body, req.body, touched);
+      const p = fe.prepare(body, req.body, touched, modelSpan);
       st.requestedModel = p.model;
       st.user = p.user;
       st.tags = parseTags(req.headers.get('x-svc-tags'));

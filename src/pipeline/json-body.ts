@@ -1,35 +1,19 @@
 import { invalid } from '../errors/gateway-error.js';
-
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
-/** Nesting depth of a JSON text, scanning bytes (strings skipped); stops early past `cap`. */
-export function jsonDepthExceeds(buf: Uint8Array, cap: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < buf.length; i++) {
-    const c = buf[i]!;
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (++depth > cap) return true;
-    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
-  }
-  return false;
-}
+import { scanJson } from './json-bytes.js';
 
 export type JsonRecord = Record<string, unknown>;
 
+export interface ParsedBody {
+  json: JsonRecord;
+  /** Span of the top-level "model" value in the raw bytes (found by the same depth-check scan). */
+  modelSpan: [number, number] | null;
+}
+
 /** Parses a JSON object body: 400 for empty, malformed, non-object or too deeply nested bodies. */
-export function parseJsonObject(body: Buffer, maxDepth: number): JsonRecord {
+export function parseJsonBody(body: Buffer, maxDepth: number): ParsedBody {
   if (body.length === 0) throw invalid('Request body is empty; a JSON object is required.');
-  if (jsonDepthExceeds(body, maxDepth)) throw invalid(`JSON nesting exceeds the maximum depth of ${maxDepth}.`);
+  const scan = scanJson(body, maxDepth);
+  if (scan.tooDeep) throw invalid(`JSON nesting exceeds the maximum depth of ${maxDepth}.`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
@@ -39,5 +23,9 @@ export function parseJsonObject(body: Buffer, maxDepth: number): JsonRecord {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw invalid('Request body must be a JSON object.');
   }
-  return parsed as JsonRecord;
+  return { json: parsed as JsonRecord, modelSpan: scan.modelSpan };
+}
+
+export function parseJsonObject(body: Buffer, maxDepth: number): JsonRecord {
+  return parseJsonBody(body, maxDepth).json;
 }

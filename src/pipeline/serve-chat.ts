@@ -4,7 +4,7 @@ import { lastUsageObject } from '../providers/usage-tap.js';
 import type { ResponseSink } from '../server/types.js';
 import { readAll } from '../upstream/client.js';
 import { idleWatch } from '../upstream/idle-watch.js';
-import { spliceBody } from './json-splice.js';
+import { spliceBody } from './json-bytes.js';
 import type { Candidate } from './chain.js';
 import { commonHeaders } from './response-headers.js';
 import { price, SSE_HEADERS, usageComment, type FallbackUsage } from './serve-common.js';

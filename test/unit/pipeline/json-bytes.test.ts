@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spliceBody, topLevelModelSpan } from '../../../src/pipeline/json-splice.js';
+import { scanJson, spliceBody } from '../../../src/pipeline/json-bytes.js';
 
 const splice = (body: string, model: string, usage = false): unknown => {
   const raw = Buffer.from(body);
@@ -28,9 +28,14 @@ describe('passthrough body splice', () => {
     });
   }
 
-  it('finds only the top-level key', () => {
-    const raw = Buffer.from('{"a":{"model":"in"},"model":"out"}');
-    const span = topLevelModelSpan(raw)!;
+  it('finds only the top-level key, the last one when duplicated (as JSON.parse keeps it)', () => {
+    const raw = Buffer.from('{"a":{"model":"in"},"model":"first","model":"out"}');
+    const span = scanJson(raw).modelSpan!;
     expect(raw.subarray(span[0], span[1]).toString()).toBe('"out"');
+  });
+
+  it('checks the nesting depth in the same pass, strings skipped', () => {
+    expect(scanJson(Buffer.from('{"a":[[["x"]]]}'), 3).tooDeep).toBe(true);
+    expect(scanJson(Buffer.from('{"a":[["[[[[[["]]}'), 3).tooDeep).toBe(false);
   });
 });
