@@ -20,7 +20,7 @@ export function chatFrontEnd(format: ClientFormat): FrontEnd {
     format,
     prepare(body, raw, touched, modelSpan) {
       const chat = validateChat(body);
-      const tools = body.tools ? JSON.stringify(body.tools) : '';
+      const tools = chat.toolsJson;
       let canonical: CanonicalRequest | null = null;
       const injectUsage = chat.stream && !chat.clientWantsStreamUsage;
       return {

@@ -13,8 +13,8 @@ export interface ChatSummary {
   texts: string[];
   /** Count of messages (per-message token overhead). */
   messageCount: number;
-  /** Total UTF-8 bytes of tool schemas (part of the prompt). */
-  toolBytes: number;
+  /** Tool schemas as JSON (they are part of the prompt: inspected and counted); '' without tools. */
+  toolsJson: string;
   /** The client asked for usage in the stream itself. */
   clientWantsStreamUsage: boolean;
 }
@@ -108,7 +108,7 @@ export function validateChat(b: JsonRecord): ChatSummary {
       throw invalid('response_format must be an object with a type.', 'response_format');
     }
   }
-  let toolBytes = 0;
+  let toolsJson = '';
   if (b.tools !== undefined && b.tools !== null) {
     if (!Array.isArray(b.tools)) throw invalid('tools must be an array.', 'tools');
     b.tools.forEach((t, i) => {
@@ -116,7 +116,7 @@ export function validateChat(b: JsonRecord): ChatSummary {
         throw invalid(`tools[${i}] must be {type: "function", function: {name, ...}}.`, 'tools');
       }
     });
-    toolBytes = Buffer.byteLength(JSON.stringify(b.tools));
+    toolsJson = JSON.stringify(b.tools);
   }
   const tc = b.tool_choice;
   if (tc !== undefined && tc !== null) {
@@ -139,7 +139,7 @@ export function validateChat(b: JsonRecord): ChatSummary {
     user,
     texts,
     messageCount: b.messages.length,
-    toolBytes,
+    toolsJson,
     clientWantsStreamUsage: isObj(so) && so.include_usage === true,
   };
 }
