@@ -9,7 +9,11 @@ const ok = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }
 describe('refusals before the provider call: status, code, headers, $0, no upstream call', () => {
   let t: TestGateway;
   beforeAll(async () => {
-    t = await startTestGateway({ config: { guardrails: { mode: 'off' }, maxBodyBytes: 64 * 1024, maxJsonDepth: 16 } });
+    t = await startTestGateway({
+      config: { guardrails: { mode: 'off' }, maxBodyBytes: 64 * 1024, maxJsonDepth: 16 },
+      // A model with a tiny context window, for input_too_large within the body cap.
+      patch: (c) => void (c.models.find((m) => m.id === 'gpt-4.1-mini')!.contextLength = 50),
+    });
   });
   afterAll(async () => t.close());
 
@@ -84,6 +88,8 @@ describe('refusals before the provider call: status, code, headers, $0, no upstr
       ['svc_guardrails with 9 entries', { ...ok, svc_guardrails: Array.from({ length: 9 }, (_, i) => `g${i}`) }, 'invalid_request'],
       ['unknown svc_prompt_template_id', { ...ok, svc_prompt_template_id: '00000000-0000-4000-8000-000000000000' }, 'invalid_request'],
       ['svc_cache not a boolean', { ...ok, svc_cache: 'no' }, 'invalid_request'],
+      ['per-message svc_compress not a boolean', { ...ok, messages: [{ role: 'user', content: 'x', svc_compress: 'no' }] }, 'invalid_request'],
+      ['prompt over the model context', { ...ok, model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'word '.repeat(200) }] }, 'input_too_large'],
       ['svc_fallbacks empty', { ...ok, svc_fallbacks: [] }, 'invalid_request'],
       ['svc_fallbacks 5 entries', { ...ok, svc_fallbacks: ['gpt-4o', 'gpt-4o', 'gpt-4o', 'gpt-4o', 'gpt-4o'] }, 'invalid_request'],
       ['svc_fallbacks unknown model', { ...ok, svc_fallbacks: ['nope'] }, 'fallback_not_allowed'],
@@ -112,6 +118,10 @@ describe('refusals before the provider call: status, code, headers, $0, no upstr
     it('non-JSON content type', async () => {
       const before = await snapshot(t);
       await expectRefusal(t, before, await post(t, CHAT, ok, { 'content-type': 'text/plain' }), 400, 'invalid_request');
+    });
+    it('x-svc-compress other than on/off', async () => {
+      const before = await snapshot(t);
+      await expectRefusal(t, before, await post(t, CHAT, ok, { 'x-svc-compress': 'maybe' }), 400, 'invalid_request');
     });
     it('bad x-svc-tags', async () => {
       const before = await snapshot(t);
