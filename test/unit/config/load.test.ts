@@ -8,6 +8,8 @@ describe('loadConfig', () => {
     expect(c.port).toBe(8080);
     expect(c.dashboardPort).toBe(8081);
     expect(c.store.kind).toBe('memory');
+    expect(c.dev.bootstrap).toBe(false); // seeded credit and a printed key only when asked for (make run asks)
+    expect(loadConfig({ SVC_DEV_BOOTSTRAP: 'true' }).dev.bootstrap).toBe(true);
     expect(c.models.length).toBeGreaterThan(5);
     expect(c.models.every((m) => m.pricing === null || m.pricing.input > 0)).toBe(true);
   });
