@@ -1,11 +1,14 @@
 import { loadConfig } from './config/load.js';
+import { missingCredentials } from './config/credentials.js';
 import { ConfigError } from './config/fields.js';
 import { needsSimulator, seedDev, simulatedCatalog } from './dev/bootstrap.js';
 import { startGateway } from './gateway.js';
 import { Logger } from './obs/logger.js';
 import { dashboardOptionsFromEnv, startDashboard } from './dashboard/index.js';
 import { secretBoxFor } from './dashboard/secrets-key.js';
+import type { ModelConfig } from './config/schema.js';
 import { Catalog } from './routing/catalog.js';
+import { DEMO_CATALOG } from './routing/demo-catalog.js';
 import { watchCatalog } from './routing/reload.js';
 import { startSimulator, type Simulator } from './sim/server.js';
 import { SIM_ENV } from './sim/upstream-urls.js';
@@ -29,6 +32,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
       ? { kind: 'redis', url: config.store.url, commandTimeoutMs: config.store.commandTimeoutMs }
       : { kind: 'memory', snapshotPath: config.store.snapshotPath },
   );
+  // Named before the simulator re-points anything: the variables an operator must set for real upstreams.
+  const unsetCredentials = missingCredentials(config.models, env);
   let sim: Simulator | null = null;
   let simulated: string[] = [];
   if (config.dev.bootstrap && needsSimulator(config, env)) {
@@ -50,7 +55,12 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
         intervalMs: config.catalogReloadMs,
         log,
         transform: (models) => (simUrl ? simulatedCatalog(models, env, simUrl).models : models),
-        apply: (models) => gw.setCatalog(new Catalog(models, config.aliases)),
+        apply: (models, aliases) => {
+          gw.setCatalog(new Catalog(models, aliases));
+          for (const c of missingCredentials(models, env)) {
+            log.warn(`credential variable ${c.variable} is unset: calls to its endpoints carry no credential`, { models: c.models.join(', ') });
+          }
+        },
       })
     : null;
 
@@ -63,16 +73,27 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     `  store       ${config.store.kind === 'redis' ? `redis ${config.store.url.replace(/\/\/[^@]*@/, '//***@')}` : `memory (snapshot ${config.store.snapshotPath ?? 'off'})`}`,
     `  providers   ${providers.join(', ')}`,
     `  models      ${config.models.length} (${simulated.length} served by the built-in simulator${sim ? ` at ${sim.url}` : ''})`,
+    catalogLine(env, config.models),
+    ...unsetCredentials.map(
+      (c) =>
+        `  credential  ${c.variable} is unset: ${c.models.join(', ')} ${sim ? 'served by the simulator' : 'will be refused by the provider'}`,
+    ),
     `  guardrails  ${config.guardrails.mode}`,
     `  secrets     sealed with ${secrets.source}`,
   ];
+  if (!sim) {
+    for (const c of unsetCredentials) {
+      log.warn(`credential variable ${c.variable} is unset: calls to its endpoints carry no credential`, { models: c.models.join(', ') });
+    }
+  }
   if (dev) {
+    const demoModel = config.models.some((m) => m.id === 'gpt-4o-mini') ? 'gpt-4o-mini' : (config.models[0]?.id ?? 'gpt-4o-mini');
     lines.push(
       `  dev org     ${dev.orgId} (credit seeded: $${config.dev.creditUsd})`,
       `  dev key     ${dev.key}`,
       '',
       `  curl -s http://127.0.0.1:${gw.port}/v1/chat/completions -H 'authorization: Bearer ${dev.key}' \\`,
-      `    -H 'content-type: application/json' -d '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hello"}]}'`,
+      `    -H 'content-type: application/json' -d '{"model":"${demoModel}","messages":[{"role":"user","content":"Hello"}]}'`,
     );
   }
   process.stderr.write(lines.join('\n') + '\n\n');
@@ -91,6 +112,18 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** What the catalog is made of, so a config that replaced the built-in models says so at start. */
+function catalogLine(env: NodeJS.ProcessEnv, models: readonly ModelConfig[]): string {
+  if (!env.SVC_CONFIG) return '  catalog     built-in (SVC_CONFIG adds models: see config.example.json)';
+  const ids = new Set(models.map((m) => m.id));
+  const builtin = DEMO_CATALOG.filter((m) => ids.has(m.id)).length;
+  const made =
+    builtin === DEMO_CATALOG.length
+      ? `built-in + ${env.SVC_CONFIG} (${models.length} models)`
+      : `${env.SVC_CONFIG} only (the built-in models are left out: "extends": "builtin" keeps them)`;
+  return `  catalog     ${made}; hot-reloaded`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

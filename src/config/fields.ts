@@ -1,3 +1,5 @@
+import type { FieldSpec } from './schema.js';
+
 /** Tiny field readers for config validation: each records one clear message per bad field. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -110,4 +112,53 @@ export class FieldReader {
       else target[key] = n;
     }
   }
+}
+
+/** Levenshtein distance, for "did you mean" hints on misspelled names (short strings only). */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** ` (did you mean "x"?)` when one known name is within two edits of `name`, else ''. */
+export function didYouMean(name: string, known: Iterable<string>): string {
+  let best: string | null = null;
+  let bestD = 3;
+  for (const k of known) {
+    const d = editDistance(name.toLowerCase(), k.toLowerCase());
+    if (d < bestD) {
+      best = k;
+      bestD = d;
+    }
+  }
+  return best === null ? '' : ` (did you mean ${JSON.stringify(best)}?)`;
+}
+
+/**
+ * Lists every key of `value` that `spec` (src/config/schema.ts CONFIG_FIELDS) does not allow, as
+ * `models[1].endpoints[0].provder: unknown field`. Type errors are the readers' job; this only walks shapes
+ * that match the spec.
+ */
+export function unknownFields(value: unknown, spec: FieldSpec, path: string, out: string[] = []): string[] {
+  if (spec === true || spec === 'open') return out;
+  if (Array.isArray(spec)) {
+    if (Array.isArray(value)) value.forEach((v, i) => unknownFields(v, spec[0] as FieldSpec, `${path}[${i}]`, out));
+    return out;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return out;
+  const fields = spec as { readonly [key: string]: FieldSpec };
+  for (const [k, v] of Object.entries(value)) {
+    const p = path ? `${path}.${k}` : k;
+    const sub = Object.hasOwn(fields, k) ? fields[k] : undefined;
+    if (sub === undefined) out.push(`${p}: unknown field${didYouMean(k, Object.keys(fields))}`);
+    else unknownFields(v, sub, p, out);
+  }
+  return out;
 }

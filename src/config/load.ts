@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_ALIASES, DEMO_CATALOG } from '../routing/demo-catalog.js';
-import { ConfigError, FieldReader, type Json, type JsonObject } from './fields.js';
-import { readAliases, readModels } from './models.js';
-import { GUARD_CATEGORIES, type GatewayConfig, type GuardCategory } from './schema.js';
+import { providerNames } from '../providers/registry.js';
+import { ConfigError, FieldReader, unknownFields, type Json, type JsonObject } from './fields.js';
+import { mergeById, readAliases, readModels } from './models.js';
+import { CONFIG_FIELDS, GUARD_CATEGORIES, type GatewayConfig, type GuardCategory } from './schema.js';
 
 function parseFile(path: string): JsonObject {
   let text: string;
@@ -31,6 +32,7 @@ function parseFile(path: string): JsonObject {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: JsonObject): GatewayConfig {
   const r = new FieldReader();
   const file: JsonObject = fileOverride ?? (env.SVC_CONFIG ? parseFile(env.SVC_CONFIG) : {});
+  unknownFields(file, CONFIG_FIELDS, '', r.problems);
   const top: JsonObject = { ...file };
   r.fromEnv(env, 'SVC_PORT', top, 'port', 'int');
   r.fromEnv(env, 'SVC_DASHBOARD_PORT', top, 'dashboardPort', 'int');
@@ -90,7 +92,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
   const limits = sub('limits');
   const health = sub('health');
 
-  const models = readModels(r, top.models as Json | undefined, 'models', DEMO_CATALOG);
+  // `"extends": "builtin"` keeps the demo catalog and its aliases and merges the file's entries by id (an
+  // entry with a built-in id replaces it); without it, a file's `models` is the whole catalog.
+  const extendsBuiltin = top.extends !== undefined && r.oneOf(top, 'extends', 'config', 'builtin', ['builtin'] as const) === 'builtin';
+  const ownModels = readModels(r, top.models as Json | undefined, 'models', extendsBuiltin ? [] : DEMO_CATALOG, providerNames());
+  const models = extendsBuiltin ? mergeById(DEMO_CATALOG, ownModels) : ownModels;
+  const builtinAliases = extendsBuiltin || top.models === undefined ? DEMO_ALIASES : [];
   const config: GatewayConfig = {
     serviceName: r.str(top, 'serviceName', 'config', 'svc'),
     host: r.str(top, 'host', 'config', '0.0.0.0'),
@@ -100,7 +107,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
     maxJsonDepth: r.int(top, 'maxJsonDepth', 'config', 64, 4, 1024),
     store,
     models,
-    aliases: readAliases(r, top.aliases as Json | undefined, 'aliases', top.models === undefined ? DEMO_ALIASES : [], models),
+    aliases: extendsBuiltin
+      ? mergeById(DEMO_ALIASES, readAliases(r, top.aliases as Json | undefined, 'aliases', [], models))
+      : readAliases(r, top.aliases as Json | undefined, 'aliases', builtinAliases, models),
     defaultFallbacks: r.strList(top, 'defaultFallbacks', 'config', []),
     guardrails: {
       mode: r.oneOf(guardRaw, 'mode', 'guardrails', 'enforce', ['enforce', 'monitor', 'off'] as const),

@@ -1,5 +1,5 @@
 import type { AliasConfig, AutoTier, EndpointConfig, ModelConfig, ModelPricing } from './schema.js';
-import type { FieldReader, Json } from './fields.js';
+import { didYouMean, type FieldReader, type Json } from './fields.js';
 
 const MAX_PRICE_PER_MTOK = 10_000;
 
@@ -18,7 +18,7 @@ function readPricing(r: FieldReader, raw: Json | undefined, path: string): Model
   return pricing;
 }
 
-function readEndpoint(r: FieldReader, raw: Json, path: string): EndpointConfig {
+function readEndpoint(r: FieldReader, raw: Json, path: string, providers: readonly string[]): EndpointConfig {
   const e = r.obj(raw, path);
   const baseUrl = r.str(e, 'baseUrl', path, '');
   if (baseUrl) {
@@ -36,6 +36,12 @@ function readEndpoint(r: FieldReader, raw: Json, path: string): EndpointConfig {
     apiKeyEnv: r.optStr(e, 'apiKeyEnv', path),
   };
   if (!ep.provider) r.problems.push(`${path}.provider: required`);
+  else if (!providers.includes(ep.provider)) {
+    // An unknown name would otherwise reach no adapter (503) or, in dev mode, be quietly simulated.
+    r.problems.push(
+      `${path}.provider: unknown provider ${JSON.stringify(ep.provider)}${didYouMean(ep.provider, providers)} (known: ${providers.join(', ')})`,
+    );
+  }
   if (!ep.upstreamModel) r.problems.push(`${path}.upstreamModel: required`);
   if (e.timeouts !== undefined) {
     const t = r.obj(e.timeouts, `${path}.timeouts`);
@@ -56,8 +62,14 @@ function readEndpoint(r: FieldReader, raw: Json, path: string): EndpointConfig {
   return ep;
 }
 
-/** Validates a model catalog (array of model entries); ids must be unique. */
-export function readModels(r: FieldReader, raw: Json | undefined, path: string, def: ModelConfig[]): ModelConfig[] {
+/** Validates a model catalog (array of model entries); ids must be unique; providers must be registered. */
+export function readModels(
+  r: FieldReader,
+  raw: Json | undefined,
+  path: string,
+  def: ModelConfig[],
+  providers: readonly string[],
+): ModelConfig[] {
   if (raw === undefined) return def;
   if (!Array.isArray(raw)) {
     r.problems.push(`${path}: expected an array of models`);
@@ -73,7 +85,7 @@ export function readModels(r: FieldReader, raw: Json | undefined, path: string, 
     seen.add(id);
     const endpointsRaw = o.endpoints;
     const endpoints = Array.isArray(endpointsRaw)
-      ? endpointsRaw.map((e, j) => readEndpoint(r, e, `${p}.endpoints[${j}]`))
+      ? endpointsRaw.map((e, j) => readEndpoint(r, e, `${p}.endpoints[${j}]`, providers))
       : [];
     if (endpoints.length === 0) r.problems.push(`${p}.endpoints: at least one endpoint required`);
     return {
@@ -122,4 +134,12 @@ export function readAliases(r: FieldReader, raw: Json | undefined, path: string,
     }
     return { id, kind, tiers };
   });
+}
+
+/** Merges by id: an entry of `over` replaces the `base` entry with its id (in place); new ids are appended. */
+export function mergeById<T extends { id: string }>(base: readonly T[], over: readonly T[]): T[] {
+  const byId = new Map(over.map((x) => [x.id, x]));
+  const merged = base.map((x) => byId.get(x.id) ?? x);
+  const baseIds = new Set(base.map((x) => x.id));
+  return [...merged, ...over.filter((x) => !baseIds.has(x.id))];
 }

@@ -111,3 +111,51 @@ export interface GatewayConfig {
   };
   log: { level: 'debug' | 'info' | 'warn' | 'error'; json: boolean };
 }
+
+/**
+ * Every field a config file may hold, by path: `true` is a leaf, an object lists its keys, `[spec]` is an
+ * array of `spec`, `'open'` is a map whose keys the reader validates itself (headers, thresholds). A key not
+ * listed here is refused at start and on hot reload (`models[1].endpoints[0].provder: unknown field`), so a
+ * new field is added here beside its type above.
+ */
+export type FieldSpec = true | 'open' | { readonly [key: string]: FieldSpec } | readonly [FieldSpec];
+
+const TIMEOUT_FIELDS = { connectMs: true, firstByteMs: true, idleMs: true, totalMs: true } as const;
+
+export const CONFIG_FIELDS: { readonly [key: string]: FieldSpec } = {
+  $schema: true,
+  extends: true,
+  serviceName: true,
+  host: true,
+  port: true,
+  dashboardPort: true,
+  maxBodyBytes: true,
+  maxJsonDepth: true,
+  store: { kind: true, url: true, commandTimeoutMs: true, snapshotPath: true },
+  models: [
+    {
+      id: true,
+      ownedBy: true,
+      created: true,
+      contextLength: true,
+      maxOutput: true,
+      pricing: { input: true, output: true, cacheRead: true, cacheWrite: true },
+      endpoints: [{ provider: true, upstreamModel: true, baseUrl: true, apiKeyEnv: true, timeouts: TIMEOUT_FIELDS, headers: 'open' }],
+    },
+  ],
+  aliases: [{ id: true, kind: true, models: true, tiers: { simple: true, tools: true, long: true, reasoning: true } }],
+  defaultFallbacks: true,
+  guardrails: { mode: true, thresholds: 'open', timeoutMs: true, maxChars: true },
+  holds: { ttlMs: true },
+  leases: { ttlMs: true },
+  settlement: { batchSize: true, flushMs: true },
+  keyCacheTtlMs: true,
+  shutdownGraceMs: true,
+  health: { alpha: true, failureThreshold: true, cooldownMs: true, probeIntervalMs: true, syncMs: true },
+  catalogReloadMs: true,
+  limits: { userRpm: true, userTpm: true },
+  workers: { min: true, max: true },
+  upstream: TIMEOUT_FIELDS,
+  dev: { bootstrap: true, key: true, creditUsd: true, simulatorPort: true },
+  log: { level: true, json: true },
+};

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
+import { unsetCredential } from '../config/credentials.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { UpstreamHttpRequest } from '../providers/adapter.js';
 import { readAll, sendUpstream } from '../upstream/client.js';
@@ -29,6 +30,8 @@ export async function execute(
     if (st.attempts >= MAX_PROVIDER_CALLS) break;
     if (signal.aborted) break;
     const { endpoint, adapter } = candidate;
+    const unset = unsetCredential(endpoint, deps.env);
+    if (unset !== null && !st.unsetCredentials.includes(unset)) st.unsetCredentials.push(unset);
     let upstream: UpstreamHttpRequest;
     try {
       upstream = requestFor(candidate);

@@ -70,5 +70,7 @@ export function record(deps: GatewayDeps, st: RequestState, route: string): void
     guardrails: st.guardrails,
     latency_ms: latency,
     error_code: st.errorCode,
+    // A failure behind an unset credential variable names it, so the operator knows what to export.
+    credential_unset: st.status >= 400 && st.unsetCredentials.length > 0 ? st.unsetCredentials.join(', ') : undefined,
   });
 }

@@ -36,6 +36,8 @@ export class RequestState {
   latencyMs: number | null = null;
   status = 0;
   errorCode: string | null = null;
+  /** Credential variables (`apiKeyEnv`) unset for the endpoints this request called: named in its log line. */
+  unsetCredentials: string[] = [];
 
   constructor(readonly req: IncomingRequest) {}
 }

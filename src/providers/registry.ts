@@ -24,3 +24,8 @@ export function adapterFor(provider: string): ProviderAdapter | undefined {
   return ADAPTERS.get(provider);
 }
 
+
+/** Every provider name a catalog endpoint may use (config validation refuses any other). */
+export function providerNames(): string[] {
+  return [...ADAPTERS.keys()];
+}

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
+import { ConfigError } from '../config/fields.js';
 import { loadConfig } from '../config/load.js';
-import type { ModelConfig } from '../config/schema.js';
+import type { AliasConfig, ModelConfig } from '../config/schema.js';
 import type { Logger } from '../obs/logger.js';
 
 export interface CatalogWatcher {
@@ -12,7 +13,8 @@ export interface CatalogWatcher {
 /**
  * Catalog hot reload: every node polls the config file (SVC_CONFIG) and applies a changed, valid model list
  * without restart, well inside the contract's 60 s. An invalid file is logged and ignored: the running
- * catalog stays. `transform` re-applies start-up rewrites (e.g. dev simulator endpoints).
+ * catalog stays, and one line names every problem (unknown fields and providers included). `transform`
+ * re-applies start-up rewrites (e.g. dev simulator endpoints).
  */
 export async function watchCatalog(opts: {
   path: string;
@@ -20,7 +22,7 @@ export async function watchCatalog(opts: {
   intervalMs: number;
   log: Logger;
   transform: (models: ModelConfig[]) => ModelConfig[];
-  apply: (models: ModelConfig[]) => void;
+  apply: (models: ModelConfig[], aliases: AliasConfig[]) => void;
 }): Promise<CatalogWatcher> {
   let lastMtime = 0;
   let lastJson = '';
@@ -32,17 +34,19 @@ export async function watchCatalog(opts: {
       const mtime = (await stat(opts.path)).mtimeMs;
       if (mtime === lastMtime) return false;
       lastMtime = mtime;
-      const models = opts.transform(loadConfig(opts.env).models);
-      const json = JSON.stringify(models);
+      const next = loadConfig(opts.env);
+      const models = opts.transform(next.models);
+      const json = JSON.stringify([models, next.aliases]);
       if (json === lastJson) return false;
       const first = lastJson === '';
       lastJson = json;
       if (first) return false;
-      opts.apply(models);
+      opts.apply(models, next.aliases);
       opts.log.info('catalog reloaded', { models: models.length });
       return true;
     } catch (e) {
-      opts.log.warn('catalog reload skipped: the config file is invalid or unreadable', { error: (e as Error).message });
+      const problems = e instanceof ConfigError ? e.problems.join('; ') : (e as Error).message;
+      opts.log.warn(`catalog reload refused, the running catalog stays: ${problems}`, { path: opts.path });
       return false;
     } finally {
       busy = false;
