@@ -1,5 +1,6 @@
 import { billedTokens } from '../billing/price.js';
 import { isGatewayError, GatewayError } from '../errors/gateway-error.js';
+import { errorBodyFor } from '../formats/error-body.js';
 import type { ResponseSink } from '../server/types.js';
 import type { GatewayDeps } from './deps.js';
 import { commonHeaders, latencyOf } from './response-headers.js';
@@ -46,7 +47,7 @@ export function sendError(deps: GatewayDeps, st: RequestState, res: ResponseSink
   }
   st.status = ge.status;
   st.errorCode = ge.code;
-  res.send(ge.status, { ...commonHeaders(st, false), ...ge.headers, 'content-type': 'application/json' }, JSON.stringify(ge.toBody()));
+  res.send(ge.status, { ...commonHeaders(st, false), ...ge.headers, 'content-type': 'application/json' }, errorBodyFor(st.req.path, ge));
 }
 
 /** One structured log line and the request metrics, for every request. */

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp } from 'uWebSockets.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { errorBodyFor } from '../formats/error-body.js';
 import { readBody } from './read-body.js';
 import type { Handler, HeaderList, IncomingRequest } from './types.js';
 import { UwsSink } from './uws-sink.js';
@@ -51,8 +52,8 @@ function capture(req: HttpRequest, res: HttpResponse, method: string): Omit<Inco
   };
 }
 
-function errorJson(err: GatewayError): string {
-  return JSON.stringify(err.toBody());
+function errorJson(err: GatewayError, path: string): string {
+  return errorBodyFor(path, err);
 }
 
 /** Builds and starts one uWS listener. Only this module and uws-sink.ts import uWebSockets.js. */
@@ -95,7 +96,7 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
         const err = new GatewayError('payload_too_large', {
           message: `Request body exceeds the ${opts.maxBodyBytes}-byte limit.`,
         });
-        sink.sendAndClose(413, { ...opts.errorHeaders(), 'content-type': 'application/json' }, errorJson(err));
+        sink.sendAndClose(413, { ...opts.errorHeaders(), 'content-type': 'application/json' }, errorJson(err, head.path));
       };
       if (declared > opts.maxBodyBytes) {
         tooLarge();
@@ -109,7 +110,7 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
     const sink = new UwsSink(res);
     const path = req.getUrl();
     const err = new GatewayError('not_found', { message: `No route for ${req.getMethod().toUpperCase()} ${path}` });
-    sink.sendAndClose(404, { ...opts.errorHeaders(), 'x-svc-latency-ms': '0', 'content-type': 'application/json' }, errorJson(err));
+    sink.sendAndClose(404, { ...opts.errorHeaders(), 'x-svc-latency-ms': '0', 'content-type': 'application/json' }, errorJson(err, path));
   });
 
   return new Promise((resolve, reject) => {

@@ -14,6 +14,7 @@ import type { CanonicalStreamEvent, JsonObject, StopReason } from '../../canonic
 import type { GatewayError } from '../../errors/gateway-error.js';
 import type { EncodeContext, StreamEncoder } from '../format.js';
 import { messageId, messagesStopReason, messagesUsage } from './encode.js';
+import { toMessagesError } from './error.js';
 
 export class MessagesStreamEncoder implements StreamEncoder {
   readonly #ctx: EncodeContext;
@@ -78,7 +79,7 @@ export class MessagesStreamEncoder implements StreamEncoder {
 
   /** An `error` event in the messages envelope (`{type: 'error', error}`) holding the contract's error object. */
   error(err: GatewayError): string {
-    return event('error', { type: 'error', error: err.toBody().error });
+    return event('error', toMessagesError(err));
   }
 
   #begin(): string {

@@ -112,9 +112,9 @@ describe('messages stream encoder', () => {
   });
 
   it('an error is an error event holding the contract error object', () => {
-    expect(messagesFormat.streamEncoder(ctx()).error(new GatewayError('upstream_timeout'))).toBe(
-      e('error', { type: 'error', error: { message: 'The upstream provider timed out.', type: 'gateway_error', code: 'service_unavailable' } }),
-    );
+    const message = 'The upstream provider timed out.';
+    const error = { message, type: 'gateway_error', code: 'service_unavailable', details: { error_code: 'service_unavailable' } };
+    expect(messagesFormat.streamEncoder(ctx()).error(new GatewayError('upstream_timeout'))).toBe(e('error', { type: 'error', error, message }));
   });
 });
 
