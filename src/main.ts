@@ -58,7 +58,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
         apply: (models, aliases) => {
           gw.setCatalog(new Catalog(models, aliases));
           for (const c of missingCredentials(models, env)) {
-            log.warn(`credential variable ${c.variable} is unset: calls to its endpoints carry no credential`, { models: c.models.join(', ') });
+            log.warn(`credential variable ${c.variable} is unset: calls to its endpoints carry no credential`, { models: c.models.join(', '), endpoints: c.endpoints.join(', ') });
           }
         },
       })
@@ -83,7 +83,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   ];
   if (!sim) {
     for (const c of unsetCredentials) {
-      log.warn(`credential variable ${c.variable} is unset: calls to its endpoints carry no credential`, { models: c.models.join(', ') });
+      log.warn(`credential variable ${c.variable} is unset: calls to its endpoints carry no credential`, { models: c.models.join(', '), endpoints: c.endpoints.join(', ') });
     }
   }
   if (dev) {

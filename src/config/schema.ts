@@ -123,7 +123,6 @@ export type FieldSpec = true | 'open' | { readonly [key: string]: FieldSpec } | 
 const TIMEOUT_FIELDS = { connectMs: true, firstByteMs: true, idleMs: true, totalMs: true } as const;
 
 export const CONFIG_FIELDS: { readonly [key: string]: FieldSpec } = {
-  $schema: true,
   extends: true,
   serviceName: true,
   host: true,

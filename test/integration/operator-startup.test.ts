@@ -96,13 +96,14 @@ describe('operator start-up', () => {
       .stdout()
       .split('\n')
       .filter((l) => l.includes('credential variable'))
-      .map((l) => JSON.parse(l) as { level: string; msg: string });
+      .map((l) => JSON.parse(l) as { level: string; msg: string; endpoints: string });
     expect(warnings.map((w) => w.msg)).toEqual([
       'credential variable ANTHROPIC_API_KEY is unset: calls to its endpoints carry no credential',
       'credential variable GEMINI_API_KEY is unset: calls to its endpoints carry no credential',
       'credential variable MISTRAL_API_KEY is unset: calls to its endpoints carry no credential',
     ]);
     expect(warnings.every((w) => w.level === 'warn')).toBe(true);
+    expect(warnings[0]!.endpoints).toBe('anthropic@api.anthropic.com');
   });
 
   it('hot reload refuses an invalid file in one log line and the old catalog keeps serving', async () => {

@@ -117,6 +117,8 @@ describe('dated model ids copied from provider docs', () => {
     expect(data.type).toBe('message');
     expect(response.headers.get('x-svc-model')).toBe('anthropic/claude-sonnet-4');
     expect(Number(response.headers.get('x-svc-request-cost'))).toBeGreaterThan(0);
+    const detail = await fetch(`${t.url}/v1/models/claude-sonnet-4-20250514`, { headers: { authorization: `Bearer ${t.key}` } });
+    expect(((await detail.json()) as { id: string }).id).toBe('anthropic/claude-sonnet-4');
   });
 
   it('the bare name and the OpenAI dated id resolve too; another snapshot of the same family does not', async () => {

@@ -55,7 +55,6 @@ describe('strict config: unknown providers and fields', () => {
   it('accepts every field the schema lists (open maps: endpoint headers, guardrail thresholds)', () => {
     expect(
       problemsOf({
-        $schema: './config.schema.json',
         extends: 'builtin',
         models: [acme({ endpoints: [{ provider: 'openai', upstreamModel: 'x', baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'X', headers: { 'openai-project': 'p' }, timeouts: { connectMs: 10 } }] })],
         guardrails: { thresholds: { hate: 0.9 } },
@@ -96,7 +95,11 @@ describe('missing credentials', () => {
   it('names each unset variable once, with the models that need it', () => {
     const missing = missingCredentials(DEMO_CATALOG, { OPENAI_API_KEY: 'sk-x', MISTRAL_API_KEY: '' });
     expect(missing.map((m) => m.variable).sort()).toEqual(['ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'MISTRAL_API_KEY']);
-    expect(missing.find((m) => m.variable === 'ANTHROPIC_API_KEY')!.models).toEqual(['anthropic/claude-sonnet-4', 'anthropic/claude-3.5-haiku']);
+    expect(missing.find((m) => m.variable === 'ANTHROPIC_API_KEY')).toEqual({
+      variable: 'ANTHROPIC_API_KEY',
+      models: ['anthropic/claude-sonnet-4', 'anthropic/claude-3.5-haiku'],
+      endpoints: ['anthropic@api.anthropic.com'],
+    });
     expect(missingCredentials([loadConfig({}, { models: [acme()] }).models[0]!], {})).toEqual([]);
   });
 });
