@@ -1,5 +1,5 @@
 import { loadConfig } from './config/load.js';
-import { missingCredentials } from './config/credentials.js';
+import { missingCredentials, type MissingCredential } from './config/credentials.js';
 import { ConfigError } from './config/fields.js';
 import { needsSimulator, seedDev, simulatedCatalog } from './dev/bootstrap.js';
 import { startGateway } from './gateway.js';
@@ -57,9 +57,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
         transform: (models) => (simUrl ? simulatedCatalog(models, env, simUrl).models : models),
         apply: (models, aliases) => {
           gw.setCatalog(new Catalog(models, aliases));
-          for (const c of missingCredentials(models, env)) {
-            log.warn(`credential variable ${c.variable} is unset: calls to its endpoints carry no credential`, { models: c.models.join(', '), endpoints: c.endpoints.join(', ') });
-          }
+          warnUnset(log, missingCredentials(models, env));
         },
       })
     : null;
@@ -81,11 +79,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     `  guardrails  ${config.guardrails.mode}`,
     `  secrets     sealed with ${secrets.source}`,
   ];
-  if (!sim) {
-    for (const c of unsetCredentials) {
-      log.warn(`credential variable ${c.variable} is unset: calls to its endpoints carry no credential`, { models: c.models.join(', '), endpoints: c.endpoints.join(', ') });
-    }
-  }
+  if (!sim) warnUnset(log, unsetCredentials);
   if (dev) {
     const demoModel = config.models.some((m) => m.id === 'gpt-4o-mini') ? 'gpt-4o-mini' : (config.models[0]?.id ?? 'gpt-4o-mini');
     lines.push(
@@ -112,6 +106,16 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** One warning per unset credential variable (the simulator serves none of these endpoints). */
+function warnUnset(log: Logger, missing: MissingCredential[]): void {
+  for (const c of missing) {
+    log.warn(`credential variable ${c.variable} is unset: calls to its endpoints carry no credential`, {
+      models: c.models.join(', '),
+      endpoints: c.endpoints.join(', '),
+    });
+  }
 }
 
 /** What the catalog is made of, so a config that replaced the built-in models says so at start. */

@@ -1,9 +1,13 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
 import { bannerFacts, freePort, ROOT, startMain, type MainProcess } from '../helpers/main-process.js';
+
+const run = promisify(execFile);
 
 /** The first hour of an operator, through the public start-up: `node dist/src/main.js`, its banner, its logs. */
 describe('operator start-up', () => {
@@ -79,6 +83,27 @@ describe('operator start-up', () => {
     });
     expect(groq.status).toBe(200); // GROQ_API_KEY is unset: dev bootstrap serves it from the simulator
     expect(banner).toContain('credential  GROQ_API_KEY is unset: groq/llama-3.1-8b-instant served by the simulator');
+  });
+
+  it('a config without extends replaces the catalog; the banner says so and its curl line names a model it has', async () => {
+    const dir = tmp();
+    const config = writeConfig(dir, {
+      models: [
+        {
+          id: 'acme/only',
+          pricing: { input: 1, output: 2 },
+          endpoints: [{ provider: 'openai-compatible', upstreamModel: 'm', baseUrl: 'https://llm.acme.test/v1', apiKeyEnv: 'ACME_API_KEY' }],
+        },
+      ],
+    });
+    proc = startMain({ ...(await baseEnv(dir)), SVC_DEV_BOOTSTRAP: 'true', SVC_CONFIG: config });
+    expect(await proc.waitFor(/curl -s .*\n.*\n\n/)).toBe(true);
+    const banner = proc.stderr();
+    expect(banner).toContain('only (the built-in models are left out: "extends": "builtin" keeps them)');
+    const { curl } = bannerFacts(banner);
+    expect(curl).toContain('"model":"acme/only"');
+    const { stdout } = await run('bash', ['-c', curl!]);
+    expect((JSON.parse(stdout) as { object: string }).object).toBe('chat.completion');
   });
 
   it('without dev bootstrap, every unset credential variable is named in the banner and in a start-up warning', async () => {
