@@ -154,6 +154,6 @@ describe('messages through the official Anthropic SDK', () => {
 
     const enc = messagesFormat.streamEncoder(ctx());
     up.sse(enc.push({ type: 'start', id: 'u', upstreamModel: 'u' }) + enc.error(new GatewayError('upstream_error')));
-    await expect(client.messages.stream(params).finalMessage()).rejects.toThrow(/upstream provider failed/);
+    await expect(client.messages.stream(params).finalMessage()).rejects.toThrow(/^The upstream provider failed\.$/); // readable, not JSON
   });
 });
