@@ -38,7 +38,7 @@ const DEFAULT_THRESHOLD = 0.5;
 async function resolveThresholds(config: GatewayConfig, pool: WorkerPool, log: Logger): Promise<Record<GuardCategory, number>> {
   let fromModel: Record<string, number> = {};
   try {
-    fromModel = await pool.run('thresholds', {});
+    fromModel = await pool.run('thresholds', {}, { tenant: '' });
   } catch (e) {
     if (config.guardrails.mode !== 'off') {
       log.warn('guardrail model unavailable: enforcing requests will be refused 503 until it is built', {

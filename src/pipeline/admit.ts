@@ -1,17 +1,29 @@
+import type { GatewayConfig } from '../config/schema.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { StoreUnavailableError, type LimitScope } from '../store/contract.js';
-import type { GatewayDeps } from './deps.js';
+import { StoreUnavailableError, type LimitScope, type LimitStore, type RecordStore } from '../store/contract.js';
+import type { Logger } from '../obs/logger.js';
+import type { Authenticator } from './authenticate.js';
+import type { Flow } from './flow.js';
+import type { Stage } from './stage.js';
 import type { RequestState } from './state.js';
 
+export interface AdmitDeps {
+  store: LimitStore & Pick<RecordStore, 'getTeam'>;
+  auth: Pick<Authenticator, 'invalidate'>;
+  limits: GatewayConfig['limits'];
+  leaseTtlMs: number;
+  log: Pick<Logger, 'warn'>;
+}
+
 /** The limit scopes of a request, in the order their refusal is reported: key, team, user, plan (org). */
-export async function scopesFor(deps: GatewayDeps, st: RequestState): Promise<LimitScope[]> {
+export async function scopesFor(d: Pick<AdmitDeps, 'store' | 'limits'>, st: RequestState): Promise<LimitScope[]> {
   const { key, org } = st.principal!;
   const scopes: LimitScope[] = [{ source: 'key', id: key.id, rpm: key.rpm, tpm: key.tpm, maxConcurrency: key.maxConcurrency }];
   if (key.teamId) {
-    const team = await deps.store.getTeam(org.id, key.teamId);
+    const team = await d.store.getTeam(org.id, key.teamId);
     if (team) scopes.push({ source: 'team', id: team.id, rpm: team.rpm, tpm: team.tpm, maxConcurrency: null });
   }
-  const lim = deps.config.limits;
+  const lim = d.limits;
   if (st.user !== null && (lim.userRpm !== null || lim.userTpm !== null)) {
     scopes.push({ source: 'user', id: `${key.id}:${st.user}`, rpm: lim.userRpm, tpm: lim.userTpm, maxConcurrency: null });
   }
@@ -20,56 +32,67 @@ export async function scopesFor(deps: GatewayDeps, st: RequestState): Promise<Li
 }
 
 /**
- * Stage 2: one Store round trip re-checks the key's status (revocation on every node) and takes a slot in
- * every sliding window and concurrency ceiling, all or nothing.
+ * Stage 2: one Store round trip re-checks the key's status (revocation bites on every node, whatever the
+ * key cache holds) and takes a slot in every sliding window and concurrency ceiling, all or nothing. It runs
+ * before anything that costs CPU in the worker pool: a refused key pays for nothing but its body parse.
+ * Undo: release the concurrency leases (a served request's settlement releases them instead).
  */
-export async function admit(deps: GatewayDeps, st: RequestState, tokens: number): Promise<void> {
-  const { key, org } = st.principal!;
-  let result;
-  try {
-    st.scopes = await scopesFor(deps, st);
-    result = await deps.store.admit({
-      orgId: org.id,
-      keyId: key.id,
-      requestId: st.id,
-      now: Date.now(),
-      tokens,
-      scopes: st.scopes,
-      leaseTtlMs: deps.config.leases.ttlMs,
-    });
-  } catch (e) {
-    st.scopes = [];
-    if (e instanceof StoreUnavailableError) {
-      throw new GatewayError('service_unavailable', { message: 'Rate-limit store temporarily unavailable.', cause: e });
-    }
-    throw e;
-  }
-  if (result.ok) return;
-  st.scopes = [];
-  if (result.kind === 'key_status') {
-    deps.auth.invalidate(key.hash);
-    throw new GatewayError('invalid_api_key', {
-      message: result.status === 'missing' ? 'Invalid API key.' : `This key is ${result.status}.`,
-      headers: { 'x-svc-auth-reason': result.status === 'missing' ? 'unauthorized' : 'key_blocked' },
-    });
-  }
-  const headers = {
-    'x-svc-limit-source': result.source,
-    'retry-after': String(Math.max(1, Math.ceil(result.retryAfterMs / 1000))),
+export function admitStage(d: AdmitDeps): Stage<Flow> {
+  return {
+    name: 'admit',
+    async run(f) {
+      const st = f.st;
+      const { key, org } = st.principal!;
+      let result;
+      try {
+        const scopes = await scopesFor(d, st);
+        result = await d.store.admit({
+          orgId: org.id,
+          keyId: key.id,
+          requestId: st.id,
+          now: Date.now(),
+          tokens: f.admitTokens,
+          scopes,
+          leaseTtlMs: d.leaseTtlMs,
+        });
+        if (result.ok) {
+          st.scopes = scopes;
+          return;
+        }
+      } catch (e) {
+        if (e instanceof StoreUnavailableError) {
+          throw new GatewayError('service_unavailable', { message: 'Rate-limit store temporarily unavailable.', cause: e });
+        }
+        throw e;
+      }
+      if (result.kind === 'key_status') {
+        d.auth.invalidate(key.hash);
+        throw new GatewayError('invalid_api_key', {
+          message: result.status === 'missing' ? 'Invalid API key.' : `This key is ${result.status}.`,
+          headers: { 'x-svc-auth-reason': result.status === 'missing' ? 'unauthorized' : 'key_blocked' },
+        });
+      }
+      const headers = {
+        'x-svc-limit-source': result.source,
+        'retry-after': String(Math.max(1, Math.ceil(result.retryAfterMs / 1000))),
+      };
+      if (result.kind === 'tpm') {
+        throw new GatewayError('tpm_limit_exceeded', { message: `Tokens-per-minute limit reached (${result.source}).`, headers });
+      }
+      const what = result.kind === 'rpm' ? 'Requests-per-minute' : 'Concurrency';
+      throw new GatewayError('rate_limit_exceeded', { message: `${what} limit reached (${result.source}).`, headers });
+    },
+    async undo(f) {
+      const st = f.st;
+      const scopes = st.scopes;
+      st.scopes = [];
+      // Only ceilings with maxConcurrency hold a lease: no round trip when none does.
+      if (!st.principal || !scopes.some((s) => s.maxConcurrency !== null)) return;
+      try {
+        await d.store.releaseLeases(st.principal.org.id, st.id, scopes);
+      } catch (e) {
+        d.log.warn('lease release failed (leases expire on their own)', { request_id: st.id, error: (e as Error).message });
+      }
+    },
   };
-  if (result.kind === 'tpm') {
-    throw new GatewayError('tpm_limit_exceeded', { message: `Tokens-per-minute limit reached (${result.source}).`, headers });
-  }
-  const what = result.kind === 'rpm' ? 'Requests-per-minute' : 'Concurrency';
-  throw new GatewayError('rate_limit_exceeded', { message: `${what} limit reached (${result.source}).`, headers });
-}
-
-/** Releases the concurrency leases of a request that will not be settled (refused after admission). */
-export async function releaseAdmission(deps: GatewayDeps, st: RequestState): Promise<void> {
-  if (st.scopes.length === 0 || !st.principal) return;
-  try {
-    await deps.store.releaseLeases(st.principal.org.id, st.id, st.scopes);
-  } catch (e) {
-    deps.log.warn('lease release failed (leases expire on their own)', { request_id: st.id, error: (e as Error).message });
-  }
 }

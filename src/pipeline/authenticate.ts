@@ -3,7 +3,9 @@ import { LRUCache } from 'lru-cache';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { IncomingRequest } from '../server/types.js';
 import { StoreUnavailableError, type KeyRecord, type OrgRecord, type Store } from '../store/contract.js';
+import type { Flow } from './flow.js';
 import { ipAllowed } from './ip-policy.js';
+import type { Stage } from './stage.js';
 
 export const KEY_PREFIXES = ['sk-svc-', 'sk-legacy-'] as const;
 
@@ -102,4 +104,14 @@ export class Authenticator {
     }
     return { key, org, alias: `sk-...${key.last4}`, legacy: key.prefix === 'sk-legacy-' };
   }
+}
+
+/** Stage 1 of every chain: who is calling (no undo: it takes nothing). */
+export function authStage(auth: Pick<Authenticator, 'authenticate'>): Stage<Flow> {
+  return {
+    name: 'authenticate',
+    async run(f) {
+      f.st.principal = await auth.authenticate(f.req, f.endpoint, f.allowXApiKey);
+    },
+  };
 }

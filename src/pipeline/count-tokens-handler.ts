@@ -5,30 +5,36 @@ import type { Handler } from '../server/types.js';
 import type { GatewayDeps } from './deps.js';
 import { record, sendError } from './finish.js';
 import { parseJsonObject } from './json-body.js';
+import { Flow } from './flow.js';
 import { commonHeaders } from './response-headers.js';
-import { RequestState } from './state.js';
+import { runStages, unwind } from './stage.js';
+import { unmeteredChain } from './unmetered.js';
 
 const ROUTE = '/v1/messages/count_tokens';
 
 /**
  * POST /v1/messages/count_tokens: counts system blocks, messages, image data and tool schemas exactly
- * (o200k in the worker pool, plus per-image estimates). No inference, no hold, $0.
+ * (o200k in the worker pool, the organization's fair share, plus per-image estimates). No inference, no
+ * hold, $0; behind the key's limits like every route (admission before the pool is asked for anything).
  */
 export function countTokensHandler(deps: GatewayDeps): Handler {
+  const chain = unmeteredChain(deps);
   return async (req, res) => {
-    const st = new RequestState(req);
+    const f = new Flow(req, ROUTE, true);
+    const st = f.st;
     try {
-      st.principal = await deps.auth.authenticate(req, ROUTE, true);
+      await runStages(chain, f);
+      const key = st.principal!.key;
       const body = parseJsonObject(req.body, deps.config.maxJsonDepth);
       const plan = countTokensPlan(body);
       const model = typeof body.model === 'string' ? body.model : '';
       const catalog = deps.catalog();
-      if (!catalog.routable(model, st.principal.key) && !catalog.alias(model, st.principal.key)) {
+      if (!catalog.routable(model, key) && !catalog.alias(model, key)) {
         throw new GatewayError('model_not_found', { message: `The model ${model} does not exist or is not available.` });
       }
       let counted: number;
       try {
-        counted = await deps.pool.run('countTokens', { texts: plan.texts });
+        counted = await deps.pool.run('countTokens', { texts: plan.texts }, { tenant: f.orgId });
       } catch (e) {
         throw new GatewayError('service_unavailable', { message: 'Token counting is temporarily unavailable.', cause: e });
       }
@@ -42,6 +48,7 @@ export function countTokensHandler(deps: GatewayDeps): Handler {
       sendError(deps, st, res, err);
     } finally {
       record(deps, st, ROUTE);
+      await unwind(chain, f); // answered: now give the concurrency lease back
     }
   };
 }

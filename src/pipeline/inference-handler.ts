@@ -1,131 +1,134 @@
 import { performance } from 'node:perf_hooks';
-import { framingTokens, promptSize, typicalTokens, upperBoundTokens } from '../billing/estimate.js';
-import type { GuardCategory, ModelPricing } from '../config/schema.js';
-import { GatewayError } from '../errors/gateway-error.js';
+import type { GuardCategory } from '../config/schema.js';
 import type { EncodeContext } from '../formats/format.js';
 import type { UpstreamHttpRequest } from '../providers/adapter.js';
-import type { Handler } from '../server/types.js';
-import { admit, releaseAdmission } from './admit.js';
-import { buildChain, type Candidate } from './chain.js';
-import { checkControlReferences, compressionVerdict, takeControlFields, takeMessageControls } from './control-fields.js';
+import type { Handler, ResponseSink } from '../server/types.js';
+import { admitStage } from './admit.js';
+import { authStage } from './authenticate.js';
+import type { Candidate } from './chain.js';
+import { decodeStage, jsonContentType } from './decode-stage.js';
 import type { GatewayDeps } from './deps.js';
-import { execute } from './execute.js';
+import { execute, type Answer } from './execute.js';
 import { record, sendError, settle } from './finish.js';
+import { TextFlow } from './flow.js';
 import type { FrontEnd } from './front-end.js';
-import { inspect, startInspection } from './inspect.js';
-import { parseJsonBody } from './json-body.js';
-import { releaseHold, reserve } from './reserve.js';
+import { inspectStage, startInspectionStage } from './inspect.js';
+import { holdStage } from './reserve.js';
+import { exactInputTokens, routeStage } from './route-stage.js';
 import { serveCanonicalJson, serveCanonicalStream } from './serve-canonical.js';
 import { serveJson, serveStream } from './serve-chat.js';
-import { RequestState } from './state.js';
-import { parseTags } from './tags.js';
-import { resolveRoute } from '../routing/resolve.js';
-import { classifyPrompt } from './classify.js';
+import { runStages, unwind, type Stage } from './stage.js';
 
 /**
- * One handler for every text inference route: the preflight chain in the contract's order (auth ->
- * admission -> inspection -> hold), then the routing chain. An OpenAI-format client reaching an
- * OpenAI-compatible upstream gets the byte passthrough; every other pairing goes through the canonical model.
+ * The text preflight chain in the contract's order: auth -> admission -> inspection -> hold. Admission runs
+ * before anything that costs worker-pool CPU (routing's classification and exact count, content scoring).
+ * Where each stage lives: README, "Request flow".
+ */
+export function textChain(deps: GatewayDeps, thresholds: () => Record<GuardCategory, number>): readonly Stage<TextFlow>[] {
+  const { config, store, pool, log } = deps;
+  const inspection = { guardrails: config.guardrails, scorer: deps.scorer, thresholds, metrics: deps.metrics, log };
+  return [
+    jsonContentType,
+    authStage(deps.auth),
+    decodeStage(config.maxJsonDepth),
+    admitStage({ store, auth: deps.auth, limits: config.limits, leaseTtlMs: config.leases.ttlMs, log }),
+    startInspectionStage(inspection),
+    routeStage({ catalog: deps.catalog, health: deps.health, pool }),
+    inspectStage(inspection),
+    holdStage({ store, pool, holdTtlMs: config.holds.ttlMs, log }),
+  ];
+}
+
+/**
+ * One handler for every text inference route: the preflight chain, then the routing chain. An OpenAI-format
+ * client reaching an OpenAI-compatible upstream gets the byte passthrough; every other pairing (and a
+ * request whose output cap the hold lowered) goes through the canonical model.
+ * A refusal, or an upstream failure before any answer, is answered first; then the stages that ran are
+ * undone (hold, then leases). Once an answer is being served, settlement owns the hold and the leases.
  */
 export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<GuardCategory, number>, fe: FrontEnd): Handler {
+  const chain = textChain(deps, thresholds);
   return async (req, res) => {
-    const st = new RequestState(req);
-    let admitted = false;
+    const f = new TextFlow(req, fe);
+    const st = f.st;
     try {
-      const ctype = req.headers.get('content-type') ?? '';
-      if (!ctype.toLowerCase().startsWith('application/json')) {
-        throw new GatewayError('invalid_request', { message: 'Content-Type must be application/json.' });
-      }
-      st.principal = await deps.auth.authenticate(req, fe.route, fe.allowXApiKey);
-      const { key, org } = st.principal;
-      const { json: body, modelSpan } = parseJsonBody(req.body, deps.config.maxJsonDepth);
-      const { fields, touched: topLevel } = takeControlFields(body, fe.shape);
-      const touched = takeMessageControls(body) || topLevel;
-      checkControlReferences(fields);
-      st.compression = compressionVerdict(req.headers.get('x-svc-compress'), key.neverCompress);
-      // There is no response cache yet: a cacheable route reports every answer as a miss, or bypass on request.
-      if (!fields.cache) st.responseCache = 'bypass';
-      else if (fe.cacheable) st.responseCache = 'miss';
-      const p = fe.prepare(body, req.body, touched, modelSpan);
-      st.requestedModel = p.model;
-      st.user = p.user;
-      st.tags = parseTags(req.headers.get('x-svc-tags'));
-
-      const size = promptSize(p.texts, p.messageCount);
-      const route = await resolveRoute(deps.catalog(), key, org, p.model, fields.fallbacks, typicalTokens(size), () =>
-        classifyPrompt(deps, p.canonical(), typicalTokens(size)),
-      );
-      const model = route.primary;
-      if (p.maxTokens !== null && p.maxTokens > model.maxOutput) {
-        throw new GatewayError('max_output_tokens_too_large', {
-          message: `Requested output ${p.maxTokens} exceeds ${model.id}'s maximum output of ${model.maxOutput}.`,
-        });
-      }
-      const maxOut = p.maxTokens ?? model.maxOutput;
-      let exact: Promise<number> | null = null;
-      const exactTokens = (): Promise<number> =>
-        (exact ??= deps.pool.run('countTokens', { texts: p.texts }).then((n) => n + framingTokens(p.messageCount)));
-      if (upperBoundTokens(size) > model.contextLength && (await exactTokens()) > model.contextLength) {
-        throw new GatewayError('input_too_large', { message: `The prompt exceeds ${model.id}'s context of ${model.contextLength} tokens.` });
-      }
-      const chain = buildChain(route.entries, deps.health);
-
-      const pending = startInspection(deps, p.texts); // overlaps the admission round trip
-      await admit(deps, st, typicalTokens(size));
-      admitted = true;
-      await inspect(deps, st, pending, thresholds());
-      const pricings = [...new Set(chain.map((c) => c.model))].map((m) => m.pricing).filter((x): x is ModelPricing => x !== null);
-      await reserve(deps, st, { pricings, maxOutput: maxOut * p.n, upperInputTokens: upperBoundTokens(size), exactInputTokens: exactTokens });
-
+      let answer;
       const ac = new AbortController();
-      res.onAbort(() => ac.abort());
-      const passthrough = (c: Candidate): boolean => p.passthrough !== null && c.adapter.capabilities.chatPassthrough;
-      // A router alias reports itself as the body's model (spliced into the passthrough bytes).
-      const reportModel = route.alias ? route.alias.id : null;
-      const requestFor = (c: Candidate): UpstreamHttpRequest => {
-        if (passthrough(c)) {
-          const { url, headers } = c.adapter.chatRequest(c.endpoint, deps.env);
-          return { url, headers, body: p.passthrough!(c.endpoint.upstreamModel) };
-        }
-        const canonical = { ...p.canonical(), model: c.endpoint.upstreamModel };
-        return c.adapter.buildRequest(canonical, c.endpoint, { env: deps.env, maxTokens: Math.min(maxOut, c.model.maxOutput), now: new Date() });
-      };
-      const sentAt = performance.now();
-      const { candidate, response } = await execute(deps, st, chain, requestFor, ac.signal);
-      const fallback = async (outputTokens: number) => ({
-        inputTokens: await exactTokens(),
-        outputTokens,
-        cacheReadTokens: 0,
-        cacheWriteTokens: 0,
-        reasoningTokens: 0,
-      });
-      let outcome: 'ok' | 'aborted' | 'error' = 'ok';
-      const idleMs = candidate.endpoint.timeouts?.idleMs ?? deps.config.upstream.idleMs;
-      if (passthrough(candidate)) {
-        if (p.stream) outcome = await serveStream(st, res, candidate, response, p.clientWantsStreamUsage, fallback, reportModel, idleMs);
-        else await serveJson(st, res, candidate, response, fallback, reportModel);
-      } else {
-        // The body names the model used: the alias the client asked for, else the model that answered.
-        const model = route.alias ? route.alias.id : candidate.model.id;
-        const base: EncodeContext = { model, requestId: st.id, created: Math.floor(st.at / 1000), streamUsage: p.clientWantsStreamUsage };
-        const ctx = p.encodeContext ? p.encodeContext(base) : base;
-        if (p.stream) outcome = await serveCanonicalStream(st, res, candidate, response, fe.format, ctx, fallback, idleMs);
-        else await serveCanonicalJson(st, res, candidate, response, fe.format, ctx);
-      }
-      if (outcome === 'ok' && st.usage) deps.health.completed(candidate.key, performance.now() - sentAt, st.usage.outputTokens);
-      settle(deps, st, fe.route, outcome);
-    } catch (err) {
-      if (st.status === 0) {
-        await releaseHold(deps, st);
-        if (admitted) await releaseAdmission(deps, st);
+      try {
+        await runStages(chain, f);
+        res.onAbort(() => ac.abort());
+        answer = await execute(deps, st, f.chain, (c) => upstreamRequest(deps, f, c), ac.signal);
+      } catch (err) {
         st.servedModel = null;
         sendError(deps, st, res, err);
-      } else {
-        settle(deps, st, fe.route, 'error');
+        await unwind(chain, f);
+        return;
       }
+      await serve(deps, chain, f, res, answer.candidate, answer.response);
     } finally {
       if (res.backpressureEvents > 0) deps.metrics.backpressure.inc({ route: fe.route }, res.backpressureEvents);
       record(deps, st, fe.route);
     }
   };
+}
+
+function passthrough(f: TextFlow, c: Candidate): boolean {
+  return f.p.passthrough !== null && c.adapter.capabilities.chatPassthrough && f.clamped === null;
+}
+
+function upstreamRequest(deps: GatewayDeps, f: TextFlow, c: Candidate): UpstreamHttpRequest {
+  if (passthrough(f, c)) {
+    const { url, headers } = c.adapter.chatRequest(c.endpoint, deps.env);
+    return { url, headers, body: f.p.passthrough!(c.endpoint.upstreamModel) };
+  }
+  const canonical = { ...f.p.canonical(), model: c.endpoint.upstreamModel };
+  return c.adapter.buildRequest(canonical, c.endpoint, { env: deps.env, maxTokens: Math.min(f.maxOut, c.model.maxOutput), now: new Date() });
+}
+
+/** Execution's second half: the answer to the client in its format, then settlement (whatever happens). */
+async function serve(
+  deps: GatewayDeps,
+  chain: readonly Stage<TextFlow>[],
+  f: TextFlow,
+  res: ResponseSink,
+  candidate: Candidate,
+  response: Answer['response'],
+): Promise<void> {
+  const { st, p, fe } = f;
+  const sentAt = performance.now();
+  const fallback = async (outputTokens: number) => ({
+    inputTokens: await exactInputTokens(deps.pool, f),
+    outputTokens,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+  });
+  let outcome: 'ok' | 'aborted' | 'error' = 'ok';
+  try {
+    const idleMs = candidate.endpoint.timeouts?.idleMs ?? deps.config.upstream.idleMs;
+    const alias = f.resolved.alias;
+    if (passthrough(f, candidate)) {
+      // A router alias reports itself as the body's model (spliced into the passthrough bytes).
+      const reportModel = alias ? alias.id : null;
+      if (p.stream) outcome = await serveStream(st, res, candidate, response, p.clientWantsStreamUsage, fallback, reportModel, idleMs);
+      else await serveJson(st, res, candidate, response, fallback, reportModel);
+    } else {
+      // The body names the model used: the alias the client asked for, else the model that answered.
+      const base: EncodeContext = { model: alias ? alias.id : candidate.model.id, requestId: st.id, created: Math.floor(st.at / 1000), streamUsage: p.clientWantsStreamUsage };
+      const ctx = p.encodeContext ? p.encodeContext(base) : base;
+      if (p.stream) outcome = await serveCanonicalStream(st, res, candidate, response, fe.format, ctx, fallback, idleMs);
+      else await serveCanonicalJson(st, res, candidate, response, fe.format, ctx);
+    }
+  } catch (err) {
+    if (st.status === 0) {
+      // Nothing reached the client (e.g. an unparseable upstream body): a failure like any before the answer.
+      st.servedModel = null;
+      sendError(deps, st, res, err);
+      await unwind(chain, f);
+      return;
+    }
+    outcome = 'error';
+  }
+  if (outcome === 'ok' && st.usage) deps.health.completed(candidate.key, performance.now() - sentAt, st.usage.outputTokens);
+  settle(deps, st, fe.route, outcome);
 }

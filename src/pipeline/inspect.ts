@@ -1,8 +1,20 @@
 import { performance } from 'node:perf_hooks';
-import { GUARD_CATEGORIES, type GuardCategory } from '../config/schema.js';
+import { GUARD_CATEGORIES, type GatewayConfig, type GuardCategory } from '../config/schema.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { GatewayDeps } from './deps.js';
+import type { Logger } from '../obs/logger.js';
+import type { Metrics } from '../obs/metrics.js';
+import type { ScoreBatcher } from '../pool/score-batcher.js';
+import type { TextFlow } from './flow.js';
+import type { Stage } from './stage.js';
 import type { RequestState } from './state.js';
+
+export interface InspectDeps {
+  guardrails: GatewayConfig['guardrails'];
+  scorer: Pick<ScoreBatcher, 'score'>;
+  thresholds: () => Readonly<Record<GuardCategory, number>>;
+  metrics: Pick<Metrics, 'guardMs'>;
+  log: Pick<Logger, 'info' | 'warn'>;
+}
 
 export interface PendingInspection {
   scored: string[];
@@ -13,12 +25,11 @@ export interface PendingInspection {
 }
 
 /**
- * Starts scoring as soon as the prompt is known, so the worker round trip overlaps admission (a Store round
- * trip). Only the start is early: inspect() applies the verdict after admission, in the contract's order,
- * so a request refused at admission is still a 429 whatever its content.
+ * Starts scoring once admission has passed (a refused key never costs the pool anything), so the worker
+ * round trip overlaps routing and the exact count; the verdict is applied by the inspect stage.
  */
-export function startInspection(deps: GatewayDeps, texts: readonly string[]): PendingInspection {
-  const cfg = deps.config.guardrails;
+export function startInspection(d: Pick<InspectDeps, 'guardrails' | 'scorer'>, texts: readonly string[], tenant: string): PendingInspection {
+  const cfg = d.guardrails;
   const scored: string[] = [];
   let partial = false;
   if (cfg.mode === 'off') return { scored, partial, scoring: null, startedAt: 0 };
@@ -37,7 +48,7 @@ export function startInspection(deps: GatewayDeps, texts: readonly string[]): Pe
     } else scored.push(t);
     budget -= t.length;
   }
-  const scoring = scored.length > 0 ? deps.scorer.score(scored) : null;
+  const scoring = scored.length > 0 ? d.scorer.score(scored, tenant) : null;
   scoring?.catch(() => {}); // awaited and reported by inspect(); never an unhandled rejection
   return { scored, partial, scoring, startedAt: performance.now() };
 }
@@ -47,13 +58,9 @@ export function startInspection(deps: GatewayDeps, texts: readonly string[]): Pe
  * event loop). Over threshold under `enforce`: 400 guardrail_blocked. A scorer that cannot run (missing
  * model, crash, timeout) on an enforcing rule: 503 with x-svc-guardrails: unavailable, never a silent pass.
  */
-export async function inspect(
-  deps: GatewayDeps,
-  st: RequestState,
-  pending: PendingInspection,
-  thresholds: Readonly<Record<GuardCategory, number>>,
-): Promise<void> {
-  const cfg = deps.config.guardrails;
+export async function inspect(d: InspectDeps, st: RequestState, pending: PendingInspection): Promise<void> {
+  const cfg = d.guardrails;
+  const thresholds = d.thresholds();
   if (cfg.mode === 'off') {
     st.guardrails = 'none';
     return;
@@ -66,7 +73,7 @@ export async function inspect(
   try {
     results = await pending.scoring;
   } catch (e) {
-    deps.log.warn('guardrail scorer unavailable', { request_id: st.id, error: (e as Error).message });
+    d.log.warn('guardrail scorer unavailable', { request_id: st.id, error: (e as Error).message });
     if (cfg.mode === 'monitor') {
       st.guardrails = 'monitor';
       return;
@@ -78,7 +85,7 @@ export async function inspect(
       cause: e,
     });
   } finally {
-    deps.metrics.guardMs.observe({}, performance.now() - pending.startedAt);
+    d.metrics.guardMs.observe({}, performance.now() - pending.startedAt);
   }
   const flagged: string[] = [];
   for (const cat of GUARD_CATEGORIES) {
@@ -88,7 +95,7 @@ export async function inspect(
   }
   if (cfg.mode === 'monitor') {
     st.guardrails = 'monitor';
-    if (flagged.length) deps.log.info('guardrail monitor hit', { request_id: st.id, categories: flagged.join(',') });
+    if (flagged.length) d.log.info('guardrail monitor hit', { request_id: st.id, categories: flagged.join(',') });
     return;
   }
   if (flagged.length > 0) {
@@ -99,4 +106,22 @@ export async function inspect(
     });
   }
   st.guardrails = pending.partial ? 'partial' : 'pass';
+}
+
+/** Stage 3a: scoring starts in the pool right after admission (no undo). */
+export function startInspectionStage(d: InspectDeps): Stage<TextFlow> {
+  return {
+    name: 'start-inspection',
+    run(f) {
+      f.pending = startInspection(d, f.p.texts, f.orgId);
+    },
+  };
+}
+
+/** Stage 3b: the verdict, after routing (no undo). */
+export function inspectStage(d: InspectDeps): Stage<TextFlow> {
+  return {
+    name: 'inspect',
+    run: (f) => inspect(d, f.st, f.pending!),
+  };
 }

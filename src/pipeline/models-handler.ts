@@ -4,8 +4,11 @@ import { Catalog } from '../routing/catalog.js';
 import type { Handler } from '../server/types.js';
 import type { GatewayDeps } from './deps.js';
 import { record, sendError } from './finish.js';
+import { Flow } from './flow.js';
 import { commonHeaders } from './response-headers.js';
-import { RequestState } from './state.js';
+import { runStages, unwind } from './stage.js';
+import type { RequestState } from './state.js';
+import { unmeteredChain } from './unmetered.js';
 
 const LIST_ROUTE = '/v1/models';
 const PREFIX = '/v1/models/';
@@ -26,15 +29,18 @@ function unmetered(st: RequestState): Record<string, string> {
 
 /** GET /v1/models: the catalog filtered to what the key may route to. */
 export function listModelsHandler(deps: GatewayDeps): Handler {
+  const chain = unmeteredChain(deps);
   return async (req, res) => {
-    const st = new RequestState(req);
+    const f = new Flow(req, LIST_ROUTE, false);
+    const st = f.st;
     try {
-      st.principal = await deps.auth.authenticate(req, LIST_ROUTE);
+      await runStages(chain, f);
+      const key = st.principal!.key;
       const catalog = deps.catalog();
       const created = Math.min(...catalog.models.map((m) => m.created));
       const data = [
-        ...catalog.visible(st.principal.key).map(Catalog.view),
-        ...catalog.visibleAliases(st.principal.key).map((a) => Catalog.aliasView(a, created)),
+        ...catalog.visible(key).map(Catalog.view),
+        ...catalog.visibleAliases(key).map((a) => Catalog.aliasView(a, created)),
       ];
       st.status = 200;
       res.send(200, unmetered(st), JSON.stringify({ object: 'list', data }));
@@ -42,6 +48,7 @@ export function listModelsHandler(deps: GatewayDeps): Handler {
       sendError(deps, st, res, err);
     } finally {
       record(deps, st, LIST_ROUTE);
+      await unwind(chain, f); // answered: now give the concurrency lease back
     }
   };
 }
@@ -51,10 +58,13 @@ export function listModelsHandler(deps: GatewayDeps): Handler {
  * metadata cache); unknown, restricted or out-of-scope ids are all 404 model_not_found.
  */
 export function modelDetailHandler(deps: GatewayDeps): Handler {
+  const chain = unmeteredChain(deps);
   return async (req, res) => {
-    const st = new RequestState(req);
+    const f = new Flow(req, LIST_ROUTE, false);
+    const st = f.st;
     try {
-      st.principal = await deps.auth.authenticate(req, LIST_ROUTE);
+      await runStages(chain, f);
+      const key = st.principal!.key;
       let id: string;
       try {
         id = decodeURIComponent(req.path.slice(PREFIX.length));
@@ -62,14 +72,14 @@ export function modelDetailHandler(deps: GatewayDeps): Handler {
         throw new GatewayError('model_not_found', { message: 'Malformed model id.' });
       }
       const catalog = deps.catalog();
-      const alias = catalog.alias(id, st.principal.key);
+      const alias = catalog.alias(id, key);
       let body: string;
       if (alias) {
         // Router aliases reveal no candidates and no chain.
         body = JSON.stringify(Catalog.aliasView(alias, Math.min(...catalog.models.map((m) => m.created))));
         st.servedModel = alias.id;
       } else {
-        const model = catalog.routable(id, st.principal.key);
+        const model = catalog.routable(id, key);
         if (!model) throw new GatewayError('model_not_found', { message: `The model ${id} does not exist or is not available.` });
         body = JSON.stringify(Catalog.detail(model));
         st.servedModel = model.id;
@@ -87,6 +97,7 @@ export function modelDetailHandler(deps: GatewayDeps): Handler {
       sendError(deps, st, res, err);
     } finally {
       record(deps, st, `${LIST_ROUTE}/{id}`);
+      await unwind(chain, f);
     }
   };
 }

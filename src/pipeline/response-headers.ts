@@ -26,6 +26,7 @@ export function commonHeaders(st: RequestState, served: boolean): HeaderList {
     if (st.servedModel) h['x-svc-model'] = st.servedModel;
     if (st.routing) h['x-svc-routing'] = st.routing;
     if (st.attempts > 0) h['x-svc-attempts'] = String(st.attempts);
+    if (st.maxTokensClamped !== null) h['x-svc-max-tokens-clamped'] = String(st.maxTokensClamped);
     h['x-svc-cost-status'] = st.priced ? 'exact' : 'unpriced';
     if (st.priced && st.cost !== null) h['x-svc-request-cost'] = formatUsd(st.cost);
     if (st.usage) {

@@ -5,11 +5,15 @@ import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
 import type { ClientFormat, EncodeContext } from '../formats/format.js';
 import type { ResponseSink } from '../server/types.js';
 import { readAll } from '../upstream/client.js';
-import { idleWatch } from '../upstream/idle-watch.js';
 import type { Candidate } from './chain.js';
 import { commonHeaders } from './response-headers.js';
 import { price, SSE_HEADERS, usageComment, type FallbackUsage } from './serve-common.js';
 import type { RequestState } from './state.js';
+import { pumpStream } from './stream-writer.js';
+
+function asStreamFailure(e: unknown): GatewayError {
+  return isGatewayError(e) ? e : new GatewayError('service_unavailable', { message: 'The upstream stream failed.' });
+}
 
 /** Cross-format, non-stream: provider body -> canonical response -> the client's format. */
 export async function serveCanonicalJson(
@@ -59,29 +63,19 @@ export async function serveCanonicalStream(
   };
   st.status = 200;
   res.begin(200, { ...commonHeaders(st, true), ...SSE_HEADERS });
-  let outcome: 'ok' | 'aborted' | 'error' = 'ok';
-  const idle = idleWatch(response.body, idleMs);
+  const pumped = await pumpStream(res, response.body, idleMs, (chunk) => encode(decoder.push(chunk)));
+  let outcome = pumped.outcome;
   let failure: GatewayError | null = null;
-  try {
-    for await (const chunk of response.body) {
-      idle.touch();
-      const out = encode(decoder.push(chunk as Buffer));
-      if (out && !res.write(out)) await idle.suspend(res.drained());
-      if (res.aborted) break;
-    }
-    if (!res.aborted) {
+  if (outcome === 'error') failure = asStreamFailure(pumped.error);
+  else if (outcome === 'ok') {
+    try {
       const out = encode(decoder.end());
       if (out) res.write(out);
       if (!finished) throw new GatewayError('service_unavailable', { message: 'The upstream stream ended unexpectedly.' });
+    } catch (e) {
+      outcome = 'error';
+      failure = asStreamFailure(e);
     }
-  } catch (e) {
-    outcome = 'error';
-    failure = isGatewayError(e) ? e : new GatewayError('service_unavailable', { message: 'The upstream stream failed.' });
-  }
-  idle.stop();
-  if (res.aborted) {
-    outcome = 'aborted';
-    response.body.destroy();
   }
   // A stream that did not finish carries at most partial usage (Anthropic reports output_tokens 1 in
   // message_start): bill no less than the tokens actually emitted to the client.

@@ -3,23 +3,23 @@ import { OpenAIStreamTap } from '../providers/openai/stream-tap.js';
 import { lastUsageObject } from '../providers/usage-tap.js';
 import type { ResponseSink } from '../server/types.js';
 import { readAll } from '../upstream/client.js';
-import { idleWatch } from '../upstream/idle-watch.js';
 import { spliceBody } from './json-bytes.js';
 import type { Candidate } from './chain.js';
 import { commonHeaders } from './response-headers.js';
 import { price, SSE_HEADERS, usageComment, type FallbackUsage } from './serve-common.js';
 import type { RequestState } from './state.js';
+import { pumpStream } from './stream-writer.js';
 
 const TAIL = 4096;
-const DATA = Buffer.from('data: ');
+const DATA = Buffer.from('data:');
 
-/** `data: {...}\n\n` with the JSON's top-level model replaced (other lines of the event kept). */
+/** `data: {...}` + blank line with the JSON's top-level model replaced (other lines of the event kept). */
 function rewriteEventModel(event: Buffer, model: string): Buffer {
   const at = event.indexOf(DATA);
   if (at < 0) return event;
-  const json = event.subarray(at + DATA.length);
-  const spliced = spliceBody(json, model, false, false);
-  return spliced ? Buffer.concat([event.subarray(0, at + DATA.length), spliced]) : event;
+  const from = at + DATA.length + (event[at + DATA.length] === 0x20 ? 1 : 0);
+  const spliced = spliceBody(event.subarray(from), model, false, false);
+  return spliced ? Buffer.concat([event.subarray(0, from), spliced]) : event;
 }
 
 /** Non-stream passthrough: the upstream bytes go to the client unchanged; only `usage` is parsed. */
@@ -67,33 +67,17 @@ export async function serveStream(
   );
   st.status = 200;
   res.begin(200, { ...commonHeaders(st, true), ...SSE_HEADERS });
-  let outcome: 'ok' | 'aborted' | 'error' = 'ok';
-  const idle = idleWatch(response.body, idleMs);
-  try {
-    for await (const chunk of response.body) {
-      idle.touch();
-      const out = tap.feed(chunk as Buffer);
-      if (out.length > 0 && !res.write(out)) await idle.suspend(res.drained());
-      if (res.aborted) {
-        outcome = 'aborted';
-        break;
-      }
-    }
-  } catch {
-    outcome = res.aborted ? 'aborted' : 'error';
-  }
-  idle.stop();
-  if (res.aborted) outcome = 'aborted';
-  if (outcome === 'aborted') response.body.destroy();
+  let { outcome } = await pumpStream(res, response.body, idleMs, (chunk) => tap.feed(chunk));
+  const rest = outcome === 'aborted' ? Buffer.alloc(0) : tap.flush();
   if (!tap.usage || st.usage === null) {
     price(st, c, tap.usage ? c.adapter.usage(tap.usage) : await fallback(tap.contentEvents));
   }
   if (outcome === 'error' || (outcome === 'ok' && !tap.sawDone)) {
     outcome = 'error';
     const err = { error: { message: 'The upstream stream ended unexpectedly.', type: 'gateway_error', code: 'service_unavailable' } };
-    res.write(tap.flush());
+    res.write(rest);
     res.write(`data: ${JSON.stringify(err)}\n\n`);
-  }
+  } else if (rest.length > 0) res.write(rest);
   res.end();
   return outcome;
 }

@@ -30,6 +30,8 @@ export class RequestState {
   compression: 'applied' | 'not_requested' | 'off' | 'skipped' | null = null;
   scopes: LimitScope[] = [];
   held: NanoUsd = 0;
+  /** The output cap the hold lowered an unstated max_tokens to (x-svc-max-tokens-clamped), else null. */
+  maxTokensClamped: number | null = null;
   tags: string[] = [];
   user: string | null = null;
   /** ms from request arrival to the first byte of the response. */

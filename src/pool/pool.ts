@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ClassifyInput, ClassifyResult } from '../../workers/classify.js';
+import { FairQueue } from './fair-queue.js';
 
 /** Walks up from this module to the directory holding package.json (works from src/ and dist/src/). */
 export function projectRoot(): string {
@@ -24,12 +25,23 @@ export interface WorkerTasks {
   thresholds: { in: Record<string, never>; out: Record<string, number> };
 }
 
+/** Who a task is for: its organization (fair share of the pool) and an optional abort. */
+export interface TaskOptions {
+  /** Organization id; tasks of the gateway itself (start-up) use ''. */
+  tenant: string;
+  signal?: AbortSignal;
+}
+
 /**
  * Typed facade over the piscina pool: CPU work (exact tokenization, guardrail scoring) never runs on the
  * event loop. The worker entry is the compiled dist/workers/index.js (`make build` produces it).
+ * Tasks reach piscina through a per-organization fair queue: one organization can hold at most half the
+ * threads (at least one), and waiting organizations are served round robin, so a flood from one tenant
+ * delays another tenant's task by at most one running task, never by the flood's backlog.
  */
 export class WorkerPool {
   readonly #pool: Piscina;
+  readonly #fair: FairQueue;
 
   constructor(opts: { min: number; max: number; env?: Record<string, string> }) {
     const filename = join(projectRoot(), 'dist', 'workers', 'index.js');
@@ -41,10 +53,21 @@ export class WorkerPool {
       idleTimeout: 60_000,
       env: { ...process.env, ...(opts.env ?? {}) },
     });
+    this.#fair = new FairQueue(opts.max, Math.max(1, Math.floor(opts.max / 2)));
   }
 
-  run<K extends keyof WorkerTasks>(name: K, payload: WorkerTasks[K]['in'], signal?: AbortSignal): Promise<WorkerTasks[K]['out']> {
-    return this.#pool.run(payload, signal ? { name, signal } : { name }) as Promise<WorkerTasks[K]['out']>;
+  run<K extends keyof WorkerTasks>(name: K, payload: WorkerTasks[K]['in'], opts: TaskOptions): Promise<WorkerTasks[K]['out']> {
+    const { tenant, signal } = opts;
+    return this.#fair.run(
+      tenant,
+      () => this.#pool.run(payload, signal ? { name, signal } : { name }) as Promise<WorkerTasks[K]['out']>,
+      signal,
+    );
+  }
+
+  /** Tasks waiting for a fair slot (all tenants). */
+  get queued(): number {
+    return this.#fair.queued;
   }
 
   get threads(): number {

@@ -3,6 +3,7 @@ import type { WorkerPool } from './pool.js';
 type Scores = Record<string, number>;
 
 interface Waiter {
+  tenant: string;
   texts: string[];
   resolve: (r: Scores[]) => void;
   reject: (e: unknown) => void;
@@ -12,8 +13,10 @@ interface Waiter {
 const MAX_TEXTS_PER_TASK = 64;
 
 /**
- * Micro-batches guardrail scoring: every request that asks within the same event-loop turn shares one pool
- * task (dispatched on setImmediate, so no added wait). The pool hand-off (structured clone, message port,
+ * Micro-batches guardrail scoring: every request of one organization that asks within the same event-loop
+ * turn shares one pool task (dispatched on setImmediate, so no added wait). Batches never mix
+ * organizations: each is a task of its tenant in the pool's fair queue, so one organization's big prompts
+ * cannot make another organization's batch miss its deadline. The pool hand-off (structured clone, message port,
  * worker wake-up) was the largest single CPU cost per request in the load benchmark; batching pays it once
  * per turn instead of once per request. A batch that misses the deadline fails every request in it, which
  * the inspect stage answers with 503 and `x-svc-guardrails: unavailable`.
@@ -27,9 +30,9 @@ export class ScoreBatcher {
     private readonly deadlineMs: number,
   ) {}
 
-  score(texts: string[]): Promise<Scores[]> {
+  score(texts: string[], tenant: string): Promise<Scores[]> {
     return new Promise((resolve, reject) => {
-      this.#waiting.push({ texts, resolve, reject });
+      this.#waiting.push({ tenant, texts, resolve, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
         setImmediate(() => this.#flush());
@@ -41,25 +44,28 @@ export class ScoreBatcher {
     this.#scheduled = false;
     const all = this.#waiting;
     this.#waiting = [];
-    let group: Waiter[] = [];
-    let count = 0;
+    const open = new Map<string, { group: Waiter[]; count: number }>();
     for (const w of all) {
-      if (count > 0 && count + w.texts.length > MAX_TEXTS_PER_TASK) {
-        this.#dispatch(group);
-        group = [];
-        count = 0;
+      let g = open.get(w.tenant);
+      if (g && g.count > 0 && g.count + w.texts.length > MAX_TEXTS_PER_TASK) {
+        this.#dispatch(g.group);
+        g = undefined;
       }
-      group.push(w);
-      count += w.texts.length;
+      if (!g) {
+        g = { group: [], count: 0 };
+        open.set(w.tenant, g);
+      }
+      g.group.push(w);
+      g.count += w.texts.length;
     }
-    if (group.length > 0) this.#dispatch(group);
+    for (const g of open.values()) this.#dispatch(g.group);
   }
 
   #dispatch(group: Waiter[]): void {
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(new Error(`guardrail scoring exceeded ${this.deadlineMs} ms`)), this.deadlineMs);
     const texts = group.length === 1 ? group[0]!.texts : group.flatMap((w) => w.texts);
-    this.pool.run('score', { texts }, ac.signal).then(
+    this.pool.run('score', { texts }, { tenant: group[0]!.tenant, signal: ac.signal }).then(
       (results) => {
         clearTimeout(timer);
         let i = 0;

@@ -163,9 +163,11 @@ export interface BalanceView {
   held: NanoUsd;
 }
 
-export interface Store {
-  readonly kind: 'memory' | 'redis';
-
+/**
+ * The records the dashboard (and key lookup on a cache miss) reads and writes: organizations, teams, keys,
+ * generic small state. Not on the per-request hot path except through the key cache.
+ */
+export interface RecordStore {
   // --- organizations, teams -------------------------------------------------------------------------------
   createOrg(org: OrgRecord): Promise<void>;
   getOrg(orgId: string): Promise<OrgRecord | null>;
@@ -189,14 +191,24 @@ export interface Store {
     patch: Partial<Pick<KeyRecord, 'status' | 'expiresAt' | 'name' | 'budget' | 'rpm' | 'tpm'>>,
   ): Promise<KeyRecord | null>;
 
-  // --- credits ----------------------------------------------------------------------------------------------
+  // --- generic small state (health, sessions, webhooks...) ----------------------------------------------------
+  /** Key-value with optional TTL; values are JSON-serialisable. Namespaced by caller (e.g. `session:<id>`). */
+  kvGet<T>(key: string): Promise<T | null>;
+  kvSet<T>(key: string, value: T, ttlMs?: number): Promise<void>;
+  kvDel(key: string): Promise<void>;
   /**
-   * Adds credit. Idempotent per `idempotencyKey` (a repeated top-up with the same key changes nothing and
-   * returns the current balance).
+   * Atomic string sets (org-scoped id lists such as members, webhooks, channels) that several nodes may change
+   * at once: add and remove never lose a concurrent change. Members come back sorted.
    */
-  topUp(orgId: string, amount: NanoUsd, idempotencyKey: string): Promise<BalanceView>;
-  getBalance(orgId: string): Promise<BalanceView>;
+  setAdd(key: string, member: string): Promise<void>;
+  setRemove(key: string, member: string): Promise<void>;
+  setMembers(key: string): Promise<string[]>;
+  /** Fixed-window counter (e.g. 5 registrations per minute): increments and returns the count in window. */
+  hit(key: string, windowMs: number): Promise<number>;
+}
 
+/** Hot path, stage 2 (admission): one atomic round trip per request, plus the lease release. */
+export interface LimitStore {
   // --- admission (one round trip) ---------------------------------------------------------------------------
   /**
    * Atomically: re-check the key is active; drop expired window entries and leases; check every scope's RPM,
@@ -206,6 +218,17 @@ export interface Store {
   admit(req: AdmitRequest): Promise<AdmitResult>;
   /** Releases the concurrency leases taken by `admit` (idempotent). Also done by settle(). */
   releaseLeases(orgId: string, requestId: string, scopes: Pick<LimitScope, 'source' | 'id'>[]): Promise<void>;
+}
+
+/** Hot path, stages 4 and 6 (hold, settlement) and the credit side of the dashboard. */
+export interface CreditStore {
+  // --- credits ----------------------------------------------------------------------------------------------
+  /**
+   * Adds credit. Idempotent per `idempotencyKey` (a repeated top-up with the same key changes nothing and
+   * returns the current balance).
+   */
+  topUp(orgId: string, amount: NanoUsd, idempotencyKey: string): Promise<BalanceView>;
+  getBalance(orgId: string): Promise<BalanceView>;
 
   // --- holds ------------------------------------------------------------------------------------------------
   /**
@@ -230,21 +253,11 @@ export interface Store {
   spend(orgId: string, group: SpendGroup): Promise<SpendRow[]>;
   /** Total settled spend of one key or team (for budgets). */
   scopeSpend(orgId: string, source: 'key' | 'team', id: string): Promise<NanoUsd>;
+}
 
-  // --- generic small state (health, sessions, webhooks...) ----------------------------------------------------
-  /** Key-value with optional TTL; values are JSON-serialisable. Namespaced by caller (e.g. `session:<id>`). */
-  kvGet<T>(key: string): Promise<T | null>;
-  kvSet<T>(key: string, value: T, ttlMs?: number): Promise<void>;
-  kvDel(key: string): Promise<void>;
-  /**
-   * Atomic string sets (org-scoped id lists such as members, webhooks, channels) that several nodes may change
-   * at once: add and remove never lose a concurrent change. Members come back sorted.
-   */
-  setAdd(key: string, member: string): Promise<void>;
-  setRemove(key: string, member: string): Promise<void>;
-  setMembers(key: string): Promise<string[]>;
-  /** Fixed-window counter (e.g. 5 registrations per minute): increments and returns the count in window. */
-  hit(key: string, windowMs: number): Promise<number>;
+/** Everything, as one backend implements it (memory or redis). Stages take only the piece they use. */
+export interface Store extends RecordStore, LimitStore, CreditStore {
+  readonly kind: 'memory' | 'redis';
 
   /** Health probe with a bounded wait; false when the backend cannot answer. */
   ping(timeoutMs: number): Promise<boolean>;

@@ -11,7 +11,7 @@ import type { StreamDecoder } from '../adapter.js';
 import { num } from '../usage-tap.js';
 import { mapAnthropicStreamError } from './errors.js';
 import { fromAnthropicUsage, isRecord, stopReasonOf, str } from './response.js';
-import { SseParser } from './sse.js';
+import { SseReader } from '../sse.js';
 
 type Block = Extract<CanonicalStreamEvent, { type: 'block_start' }>['block'];
 
@@ -28,7 +28,7 @@ function broken(why: string): GatewayError {
 }
 
 export class AnthropicStreamDecoder implements StreamDecoder {
-  readonly #sse = new SseParser();
+  readonly #sse = new SseReader();
   /** Anthropic block index -> canonical index; null for a block not surfaced. */
   readonly #blocks = new Map<number, number | null>();
   #nextIndex = 0;

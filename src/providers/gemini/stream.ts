@@ -10,7 +10,7 @@ import type { CanonicalStreamEvent } from '../../canonical/types.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { StreamDecoder } from '../adapter.js';
 import { BlockSequencer } from '../openai/blocks.js';
-import { SseReader, type SseEvent } from '../openai/sse.js';
+import { SseReader, type SseEvent } from '../sse.js';
 import { isRec, rec, str, truncatedStream, type Rec } from '../openai/wire.js';
 import { googleErrorMessage } from './errors.js';
 import { firstCandidate, geminiPieces, geminiStopReason, promptBlocked, toolCallId, type GeminiPiece } from './response.js';
@@ -39,7 +39,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
 
   end(): CanonicalStreamEvent[] {
     const out: CanonicalStreamEvent[] = [];
-    for (const ev of this.#sse.end()) this.#event(ev, out);
+    for (const ev of this.#sse.end().events) this.#event(ev, out);
     if (!this.#done) throw truncatedStream(this.#provider);
     return out;
   }

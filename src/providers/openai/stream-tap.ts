@@ -1,20 +1,80 @@
+import { SseFramer } from '../sse.js';
 import { lastUsageObject } from '../usage-tap.js';
 
-const SEP = Buffer.from('\n\n');
-const USAGE = Buffer.from('"usage":{');
-const EMPTY_CHOICES = Buffer.from('"choices":[]');
-const DONE = Buffer.from('data: [DONE]');
-const CONTENT = Buffer.from('"content":"');
-const ARGS = Buffer.from('"arguments":"');
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const KEY_USAGE = Buffer.from('"usage"');
+const KEY_CHOICES = Buffer.from('"choices"');
+const KEY_CONTENT = Buffer.from('"content"');
+const KEY_ARGS = Buffer.from('"arguments"');
+const DONE = Buffer.from('[DONE]');
+
+/** What one event holds, found in a single pass over its bytes. */
+const USAGE = 1;
+const EMPTY_CHOICES = 2;
+const CONTENT = 4;
+const IS_DONE = 8;
+
+/** Index of the quote closing the JSON string opened at `open` (-1 when the event ends inside it). */
+function closingQuote(ev: Buffer, open: number): number {
+  let q = ev.indexOf(QUOTE, open + 1);
+  while (q > 0) {
+    let slashes = 0;
+    for (let j = q - 1; ev[j] === BACKSLASH; j--) slashes++;
+    if (slashes % 2 === 0) return q;
+    q = ev.indexOf(QUOTE, q + 1);
+  }
+  return -1;
+}
+
+function keyAt(ev: Buffer, at: number, key: Buffer): boolean {
+  return ev.compare(key, 0, key.length, at, at + key.length) === 0;
+}
+
+/** Skips spaces after a JSON token. */
+function skipWs(ev: Buffer, i: number): number {
+  while (ev[i] === 0x20 || ev[i] === 0x09) i++;
+  return i;
+}
 
 /**
- * Per-request OpenAI SSE tap. Works on bytes: splits the upstream stream into events at blank lines, counts
- * content events (tokens emitted, for settling a disconnected stream), captures the usage chunk, and drops
- * that chunk when the client did not ask for it (the gateway always asks the upstream for usage).
- * Events are forwarded unchanged otherwise; only the usage event is ever parsed.
+ * Classifies one OpenAI stream event in one pass: walks its JSON strings by their quotes (contents are
+ * skipped, so a prompt that says `"usage":{` cannot fool it) and looks only at object keys.
+ */
+function classify(ev: Buffer): number {
+  let flags = 0;
+  let q = ev.indexOf(QUOTE);
+  if (q < 0) {
+    const d = ev.indexOf(DONE);
+    return d >= 0 && ev.lastIndexOf(0x3a, d) >= 0 ? IS_DONE : 0;
+  }
+  while (q >= 0) {
+    const close = closingQuote(ev, q);
+    if (close < 0) break;
+    const after = skipWs(ev, close + 1);
+    if (ev[after] === 0x3a) {
+      const value = skipWs(ev, after + 1);
+      const len = close + 1 - q;
+      if (len === KEY_USAGE.length && ev[value] === 0x7b && keyAt(ev, q, KEY_USAGE)) flags |= USAGE;
+      else if (len === KEY_CHOICES.length && ev[value] === 0x5b && ev[skipWs(ev, value + 1)] === 0x5d && keyAt(ev, q, KEY_CHOICES)) {
+        flags |= EMPTY_CHOICES;
+      } else if (ev[value] === QUOTE && ((len === KEY_CONTENT.length && keyAt(ev, q, KEY_CONTENT)) || (len === KEY_ARGS.length && keyAt(ev, q, KEY_ARGS)))) {
+        flags |= CONTENT;
+      }
+    }
+    q = ev.indexOf(QUOTE, close + 1);
+  }
+  return flags;
+}
+
+/**
+ * Per-request OpenAI SSE tap. Works on bytes over the shared SSE framer (LF, CRLF or CR line ends, any
+ * byte split): counts content events (tokens emitted, for settling a disconnected stream), captures the
+ * usage chunk, and drops that chunk when the client did not ask for it (the gateway always asks the
+ * upstream for usage). Events are forwarded byte for byte otherwise; only the usage event is ever parsed.
  */
 export class OpenAIStreamTap {
-  #pending: Buffer = Buffer.alloc(0);
+  readonly #framer = new SseFramer();
   #usage: Record<string, unknown> | null = null;
   #contentEvents = 0;
   #sawDone = false;
@@ -39,45 +99,37 @@ export class OpenAIStreamTap {
 
   /** Returns the bytes to forward for this upstream chunk (possibly empty). */
   feed(chunk: Buffer): Buffer {
-    const buf = this.#pending.length ? Buffer.concat([this.#pending, chunk]) : chunk;
+    const frames = this.#framer.push(chunk);
+    if (frames.length === 0) return Buffer.alloc(0);
     const out: Buffer[] = [];
-    let start = 0;
-    let cut = start;
-    for (;;) {
-      const sep = buf.indexOf(SEP, start);
-      if (sep < 0) break;
-      const end = sep + 2;
-      const event = buf.subarray(start, end);
-      if (event.includes(USAGE)) {
-        this.#usage = lastUsageObject(event.toString('utf8')) ?? this.#usage;
-        if (!this.forwardUsage && event.includes(EMPTY_CHOICES)) {
-          if (cut < start) out.push(buf.subarray(cut, start));
-          cut = end;
-        }
-      }
-      if (event.includes(CONTENT) || event.includes(ARGS)) this.#contentEvents++;
-      if (this.rewrite && !event.includes(DONE) && cut <= start) {
-        if (cut < start) out.push(buf.subarray(cut, start));
-        out.push(this.rewrite(event));
-        cut = end;
-      }
-      if (event.includes(DONE)) {
-        this.#sawDone = true;
-        if (cut < start) out.push(buf.subarray(cut, start));
-        out.push(Buffer.from(this.beforeDone()));
-        cut = start;
-      }
-      start = end;
-    }
-    if (cut < start) out.push(buf.subarray(cut, start));
-    this.#pending = start < buf.length ? Buffer.from(buf.subarray(start)) : Buffer.alloc(0);
+    for (const ev of frames) this.#event(ev, out);
     return out.length === 1 ? out[0]! : Buffer.concat(out);
   }
 
-  /** Bytes left without a terminating blank line when the upstream closed. */
+  /**
+   * The upstream closed: an event left without its blank line is tapped like the others (some servers
+   * close right after `data: [DONE]`) and its bytes returned for forwarding.
+   */
   flush(): Buffer {
-    const rest = this.#pending;
-    this.#pending = Buffer.alloc(0);
-    return rest;
+    const { rest } = this.#framer.end();
+    if (rest.length === 0) return rest;
+    const out: Buffer[] = [];
+    this.#event(rest, out);
+    return Buffer.concat(out);
+  }
+
+  #event(ev: Buffer, out: Buffer[]): void {
+    const flags = classify(ev);
+    if (flags & IS_DONE) {
+      this.#sawDone = true;
+      out.push(Buffer.from(this.beforeDone()), ev);
+      return;
+    }
+    if (flags & CONTENT) this.#contentEvents++;
+    if (flags & USAGE) {
+      this.#usage = lastUsageObject(ev.toString('utf8')) ?? this.#usage;
+      if (!this.forwardUsage && flags & EMPTY_CHOICES) return;
+    }
+    out.push(this.rewrite ? this.rewrite(ev) : ev);
   }
 }

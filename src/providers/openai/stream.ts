@@ -12,7 +12,7 @@ import { BlockSequencer } from './blocks.js';
 import { upstreamMessage } from './errors.js';
 import type { ChatParams } from './params.js';
 import { argumentsText, chatStopReason, contentPieces, reasoningText } from './response.js';
-import { SseReader, type SseEvent } from './sse.js';
+import { SseReader, type SseEvent } from '../sse.js';
 import { arr, isRec, rec, str, truncatedStream, type Rec } from './wire.js';
 
 export class OpenAIStreamDecoder implements StreamDecoder {
@@ -38,7 +38,7 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 
   end(): CanonicalStreamEvent[] {
     const out: CanonicalStreamEvent[] = [];
-    for (const ev of this.#sse.end()) this.#event(ev, out);
+    for (const ev of this.#sse.end().events) this.#event(ev, out);
     if (this.#done) return out;
     // No [DONE], but the model finished: some servers close right after the last chunk.
     if (!this.#sawFinishReason) throw truncatedStream(this.#params.provider);

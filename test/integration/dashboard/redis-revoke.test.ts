@@ -11,6 +11,7 @@ import type { Store } from '../../../src/store/contract.js';
 import { createStore } from '../../../src/store/index.js';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
 import { startRedisServer, type RedisServer } from '../../helpers/redis-server.js';
+import { dashboardKey, expectAllRevoked, expectAllServed } from '../../helpers/revoke-cases.js';
 
 const ORIGIN = 'https://dash.test';
 
@@ -65,4 +66,29 @@ it('revoke on the dashboard (one connection) bites on the next request of a gate
   expect(revoked.statusCode).toBe(200);
   await revoked.body.text();
   expect(await chat(value)).toEqual({ status: 401, reason: 'key_blocked' });
+});
+
+it('every route (inference, count_tokens, models) refuses the revoked key at once; a stream in flight completes', async () => {
+  const s = dash.services;
+  const owner = await s.users.createUser('owner2@redis.test', 'long enough password');
+  await s.users.setRole(gw.orgId, owner.id, 'owner');
+  const cookie = `svc_session=${(await s.sessions.create(owner.id)).id}`;
+  const k = await dashboardKey(`http://127.0.0.1:${dash.port}`, gw.orgId, cookie, ORIGIN);
+  await expectAllServed(gw.url, k.value); // the gateway's key cache (60 s) now holds the active record
+
+  gw.sim.configure('/', { msPerToken: 40 });
+  const inflight = await fetch(`${gw.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${k.value}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  expect(inflight.status).toBe(200);
+
+  await k.revoke();
+  await expectAllRevoked(gw.url, k.value);
+
+  const text = await inflight.text();
+  gw.sim.configure('/', { msPerToken: 0 });
+  expect(text).toContain('data: [DONE]');
+  expect(text).not.toContain('"error"');
 });

@@ -14,6 +14,7 @@ import { projectRoot } from '../../../src/pool/pool.js';
 import type { Store } from '../../../src/store/contract.js';
 import { createStore } from '../../../src/store/index.js';
 import { startRedisServer, type RedisServer } from '../../helpers/redis-server.js';
+import { expectAllRevoked, expectAllServed } from '../../helpers/revoke-cases.js';
 
 const ORIGIN = 'https://dash.test';
 let redis: RedisServer;
@@ -96,8 +97,10 @@ it('revoke through the dashboard API bites on the next request of another gatewa
   expect(created.statusCode).toBe(201);
   const { key, value } = (await created.body.json()) as { key: { id: string }; value: string };
   expect(await chat(value)).toEqual({ status: 200, reason: undefined });
+  await expectAllServed(gwUrl, value); // the process's key cache holds the active record for every route
   const revoked = await request(`${base}/api/keys/${key.id}?orgId=${DEV_ORG_ID}`, { method: 'DELETE', headers: { cookie, origin: ORIGIN } });
   expect(revoked.statusCode).toBe(200);
   await revoked.body.text();
   expect(await chat(value)).toEqual({ status: 401, reason: 'key_blocked' });
+  await expectAllRevoked(gwUrl, value); // count_tokens and the models routes too
 });

@@ -1,6 +1,6 @@
 /** SseReader: WHATWG event-stream framing over bytes, identical for every split of the input. */
 import { describe, expect, it } from 'vitest';
-import { SseReader, type SseEvent } from '../../../../src/providers/openai/sse.js';
+import { SseReader, type SseEvent } from '../../../src/providers/sse.js';
 
 function read(bytes: Buffer, cuts: number[] = []): SseEvent[] {
   const r = new SseReader();
@@ -10,7 +10,7 @@ function read(bytes: Buffer, cuts: number[] = []): SseEvent[] {
     out.push(...r.push(bytes.subarray(at, cut)));
     at = cut;
   }
-  return [...out, ...r.end()];
+  return [...out, ...r.end().events];
 }
 
 const STREAM = [
