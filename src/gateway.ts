@@ -127,7 +127,7 @@ export async function startGateway(
         pattern: '/healthz',
         handler: async (_req, res) => {
           const ok = await store.ping(500);
-          res.send(ok ? 200 : 503, { 'content-type': 'application/json' }, JSON.stringify({ ok, store: store.kind }));
+          res.send(ok ? 200 : 503, { 'content-type': 'application/json' }, JSON.stringify({ ok, store: store.kind, pid: process.pid }));
         },
       },
     ],
