@@ -43,6 +43,7 @@ test: redis build lint
 bench: build
 	node dist/bench/micro/transcode.js | tee bench/results/micro.md
 	node dist/bench/load/run.js
+	node dist/bench/load/sustained.js
 
 clean:
 	rm -rf dist

@@ -4,6 +4,7 @@ import { GUARD_CATEGORIES, type GatewayConfig, type GuardCategory } from './conf
 import { GatewayError } from './errors/gateway-error.js';
 import { Logger } from './obs/logger.js';
 import { Metrics } from './obs/metrics.js';
+import { metricsHandler } from './obs/metrics-route.js';
 import { Authenticator } from './pipeline/authenticate.js';
 import { countTokensHandler } from './pipeline/count-tokens-handler.js';
 import { canonicalFrontEnd, chatFrontEnd, completionsFrontEnd } from './pipeline/front-ends.js';
@@ -72,7 +73,7 @@ export async function startGateway(
   healthSync.start(config.health.syncMs);
   const settlement = new SettlementQueue(store, config.settlement, log, () => metrics.settlementFailures.inc());
   metrics.gauges.push(() => health.renderMetrics());
-  metrics.gauges.push(() => `# HELP svc_settlement_pending Settlement entries queued.\n# TYPE svc_settlement_pending gauge\nsvc_settlement_pending ${settlement.pending}`);
+  metrics.gauge('svc_settlement_pending', 'Settlement entries queued.', () => settlement.pending);
   const deps: GatewayDeps = {
     config,
     store,
@@ -120,17 +121,13 @@ export async function startGateway(
       { method: 'POST', pattern: '/v1/messages/count_tokens', handler: countTokensHandler(deps) },
       { method: 'GET', pattern: '/v1/models', handler: listModelsHandler(deps) },
       { method: 'GET', pattern: '/v1/models/*', handler: modelDetailHandler(deps) },
-      {
-        method: 'GET',
-        pattern: '/metrics',
-        handler: (_req, res) => res.send(200, { 'content-type': 'text/plain; version=0.0.4' }, metrics.render()),
-      },
+      { method: 'GET', pattern: '/metrics', handler: metricsHandler(metrics, deps.env.SVC_METRICS_TOKEN) },
       {
         method: 'GET',
         pattern: '/healthz',
         handler: async (_req, res) => {
           const ok = await store.ping(500);
-          res.send(ok ? 200 : 503, { 'content-type': 'application/json' }, JSON.stringify({ ok, store: store.kind }));
+          res.send(ok ? 200 : 503, { 'content-type': 'application/json' }, JSON.stringify({ ok, store: store.kind, pid: process.pid }));
         },
       },
     ],

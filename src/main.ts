@@ -3,6 +3,7 @@ import { missingCredentials, type MissingCredential } from './config/credentials
 import { ConfigError } from './config/fields.js';
 import { needsSimulator, seedDev, simulatedCatalog } from './dev/bootstrap.js';
 import { startGateway } from './gateway.js';
+import { newKeyValue } from './keys/mint.js';
 import { Logger } from './obs/logger.js';
 import { dashboardOptionsFromEnv, startDashboard } from './dashboard/index.js';
 import { secretBoxFor } from './dashboard/secrets-key.js';
@@ -10,9 +11,19 @@ import type { ModelConfig } from './config/schema.js';
 import { Catalog } from './routing/catalog.js';
 import { DEMO_CATALOG } from './routing/demo-catalog.js';
 import { watchCatalog } from './routing/reload.js';
+import { assertNativeUws } from './server/app.js';
+import { processCount, processIndex, reportReady, superviseProcesses } from './server/processes.js';
+import { assertPortFree, StartupError } from './server/startup.js';
 import { startSimulator, type Simulator } from './sim/server.js';
 import { SIM_ENV } from './sim/upstream-urls.js';
-import { createStore } from './store/index.js';
+import { createStore, StoreUnavailableError } from './store/index.js';
+
+const redact = (url: string): string => url.replace(/\/\/[^@]*@/, '//***@');
+
+function fail(message: string): never {
+  process.stderr.write(`svc: ${message}\n`);
+  process.exit(1);
+}
 
 /** `make run`: config -> store -> (dev simulator) -> gateway; graceful shutdown flushes settlement. */
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -26,12 +37,53 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     }
     throw e;
   }
+  const index = processIndex(env);
+  const dashOpts = dashboardOptionsFromEnv(env, { host: config.host, port: config.dashboardPort });
+  try {
+    // Start-up checks run once, in the process the operator started (children of SVC_PROCESSES share the port).
+    if (index === null) {
+      const processes = processCount(env.SVC_PROCESSES);
+      assertNativeUws();
+      if (processes > 1 && config.store.kind !== 'redis') {
+        throw new StartupError(
+          `SVC_PROCESSES=${processes} needs the Redis store (credit, limits and keys must be shared between the processes); set SVC_REDIS_URL, or leave SVC_PROCESSES unset for one process on the embedded store.`,
+        );
+      }
+      if (processes > 1 && config.port === 0) throw new StartupError(`SVC_PROCESSES=${processes} needs a fixed port: set SVC_PORT.`);
+      await assertPortFree(config.host, config.port, 'inference', 'SVC_PORT');
+      await assertPortFree(dashOpts.host, dashOpts.port, 'dashboard', 'SVC_DASHBOARD_PORT');
+      if (processes > 1) {
+        // One dev key for all processes: each would otherwise mint its own and revoke the others'.
+        const childEnv = config.dev.bootstrap && !env.SVC_DEV_KEY ? { ...env, SVC_DEV_KEY: newKeyValue() } : env;
+        const sup = await superviseProcesses(process.argv[1] ?? '', processes, childEnv, (l) => process.stderr.write(l + '\n'));
+        process.stderr.write(`svc: ${processes} gateway processes share http://${config.host}:${config.port}\n`);
+        const stopAll = (signal: NodeJS.Signals): void => void sup.stop(signal).then(() => process.exit(0));
+        process.on('SIGINT', () => stopAll('SIGINT'));
+        process.on('SIGTERM', () => stopAll('SIGTERM'));
+        return;
+      }
+    }
+  } catch (e) {
+    if (e instanceof StartupError) fail(e.message);
+    throw e;
+  }
   const log = new Logger(config.log.level, config.log.json);
-  const store = await createStore(
-    config.store.kind === 'redis'
-      ? { kind: 'redis', url: config.store.url, commandTimeoutMs: config.store.commandTimeoutMs }
-      : { kind: 'memory', snapshotPath: config.store.snapshotPath },
-  );
+  let store;
+  try {
+    store = await createStore(
+      config.store.kind === 'redis'
+        ? { kind: 'redis', url: config.store.url, commandTimeoutMs: config.store.commandTimeoutMs }
+        : { kind: 'memory', snapshotPath: config.store.snapshotPath },
+    );
+  } catch (e) {
+    if (e instanceof StoreUnavailableError && config.store.kind === 'redis') {
+      const reason = e.message.replace(/^redis unavailable: /, '').replace(/\.$/, '');
+      fail(
+        `cannot reach Redis at ${redact(config.store.url)} (${reason}): start Redis there, or set SVC_REDIS_URL to a reachable server (unset it to use the embedded store).`,
+      );
+    }
+    throw e;
+  }
   // Named before the simulator re-points anything: the variables an operator must set for real upstreams.
   const unsetCredentials = missingCredentials(config.models, env);
   let sim: Simulator | null = null;
@@ -42,7 +94,6 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   }
   const gw = await startGateway(config, store, { env: sim ? { ...SIM_ENV, ...env } : env, logger: log });
   const dev = config.dev.bootstrap ? await seedDev(store, config) : null;
-  const dashOpts = dashboardOptionsFromEnv(env, { host: config.host, port: config.dashboardPort });
   const secrets = secretBoxFor(config, env);
   if (!secrets.box) log.warn('webhook and channel secrets are stored unsealed: set SVC_SECRETS_KEY');
   const dash = await startDashboard({ config, store, logger: log, secretBox: secrets.box }, dashOpts);
@@ -68,7 +119,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     `svc gateway ready`,
     `  inference   http://${config.host}:${gw.port}  (/v1/chat/completions, /v1/completions, /v1/responses, /v1/messages[/count_tokens], /v1/models, /metrics, /healthz)`,
     `  dashboard   http://${config.host}:${dash.port}  (/api/auth, /api/keys, /api/credits, /api/spend, /api/webhooks, /api/notification-channels; origin ${dashOpts.origin})`,
-    `  store       ${config.store.kind === 'redis' ? `redis ${config.store.url.replace(/\/\/[^@]*@/, '//***@')}` : `memory (snapshot ${config.store.snapshotPath ?? 'off'})`}`,
+    `  store       ${config.store.kind === 'redis' ? `redis ${redact(config.store.url)}` : `memory (snapshot ${config.store.snapshotPath ?? 'off'})`}`,
     `  providers   ${providers.join(', ')}`,
     `  models      ${config.models.length} (${simulated.length} served by the built-in simulator${sim ? ` at ${sim.url}` : ''})`,
     catalogLine(env, config.models),
@@ -90,7 +141,9 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
       `    -H 'content-type: application/json' -d '{"model":"${demoModel}","messages":[{"role":"user","content":"Hello"}]}'`,
     );
   }
-  process.stderr.write(lines.join('\n') + '\n\n');
+  if (index === null || index === 0) process.stderr.write(lines.join('\n') + '\n\n');
+  else process.stderr.write(`svc gateway process ${index} ready (pid ${process.pid}) on http://${config.host}:${gw.port}\n`);
+  reportReady();
 
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {

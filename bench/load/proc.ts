@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-export function startNode(args: string[], env: Record<string, string>): ChildProcess {
+export function startNode(args: string[], env: Record<string, string | undefined>): ChildProcess {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr?.on('data', (d: Buffer) => {
     if (process.env.BENCH_VERBOSE) process.stderr.write(d);
@@ -22,12 +22,35 @@ export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void
   throw new Error(`${url} did not come up`);
 }
 
-/** Resident set size (MiB) and CPU time (ms, user+system) of a process, from /proc. */
-export function procStats(pid: number): { rssMiB: number; cpuMs: number } {
+/** Resident set size and its peak (VmHWM) in MiB, and CPU time (ms, user+system) of a process, from /proc. */
+export function procStats(pid: number): { rssMiB: number; peakMiB: number; cpuMs: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  const hwmKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
-  return { rssMiB: rssKb / 1024, cpuMs: (ticks * 1000) / 100 };
+  return { rssMiB: rssKb / 1024, peakMiB: hwmKb / 1024, cpuMs: (ticks * 1000) / 100 };
+}
+
+/** The direct children of a process (SVC_PROCESSES: the gateway processes under the supervisor). */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** SIGTERM and wait for the exit (so the port is free for the next run). */
+export function stopNode(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
 }

@@ -62,7 +62,6 @@ async function main(): Promise<void> {
       models: simulatedCatalog(DEMO_CATALOG, {}, simUrl).models,
       aliases: DEMO_ALIASES,
       store: { kind: 'memory', snapshotPath: null },
-      log: { level: 'warn' },
       dev: { creditUsd: 1_000_000 },
     }),
   );

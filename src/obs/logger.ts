@@ -1,39 +1,75 @@
-/** Structured logs: one JSON object per line on stdout (or a short text form when json is off). */
+/**
+ * Structured logs through pino: one JSON object per line (`t`, `level`, `msg`, then the fields), written to
+ * stdout by an asynchronous SonicBoom destination, so a request's log line is a string append on the hot
+ * path and the write(2) happens in batches. pino flushes the destination synchronously on process exit.
+ * With `json` off (a terminal), lines read `LEVEL msg k=v ...`; that form re-reads each JSON line and is
+ * meant for development only.
+ */
+import { pino, type DestinationStream, type Logger as Pino } from 'pino';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 
+type LogValue = string | number | boolean | null;
+
+/** `{"t":...,"level":"info","msg":"request","request_id":...}` -> `INFO request request_id=...`. */
+function toText(line: string): string {
+  const o = JSON.parse(line) as Record<string, LogValue>;
+  let out = `${String(o.level).toUpperCase()} ${String(o.msg)}`;
+  for (const k in o) {
+    if (k === 't' || k === 'level' || k === 'msg') continue;
+    const v = o[k];
+    if (v !== null && v !== undefined) out += ` ${k}=${String(v)}`;
+  }
+  return out;
+}
+
+function destination(json: boolean, out: ((line: string) => void) | undefined): DestinationStream {
+  if (out) {
+    return { write: (s: string) => out(json ? s.slice(0, -1) : toText(s.slice(0, -1))) };
+  }
+  const boom = pino.destination({ dest: 1, sync: false });
+  if (json) return boom;
+  return { write: (s: string) => boom.write(toText(s.slice(0, -1)) + '\n') };
+}
+
 export class Logger {
-  constructor(
-    private readonly level: LogLevel,
-    private readonly json: boolean,
-    private readonly out: (line: string) => void = (l) => process.stdout.write(l + '\n'),
-  ) {}
+  readonly #p: Pino;
+
+  /** `out` receives each line without its newline (tests); the default is asynchronous stdout. */
+  constructor(level: LogLevel, json: boolean, out?: (line: string) => void) {
+    this.#p = pino(
+      {
+        level,
+        base: null,
+        messageKey: 'msg',
+        timestamp: () => `,"t":"${new Date().toISOString()}"`,
+        formatters: { level: (label) => ({ level: label }) },
+      },
+      destination(json, out),
+    );
+  }
 
   log(level: LogLevel, msg: string, fields: LogFields = {}): void {
-    if (ORDER[level] < ORDER[this.level]) return;
-    if (this.json) {
-      this.out(JSON.stringify({ t: new Date().toISOString(), level, msg, ...fields }));
-    } else {
-      const kv = Object.entries(fields)
-        .filter(([, v]) => v !== undefined && v !== null)
-        .map(([k, v]) => `${k}=${String(v)}`)
-        .join(' ');
-      this.out(`${level.toUpperCase()} ${msg}${kv ? ' ' + kv : ''}`);
-    }
+    this.#p[level](fields, msg);
   }
 
   debug(msg: string, f?: LogFields): void {
-    this.log('debug', msg, f);
+    if (this.#p.isLevelEnabled('debug')) this.#p.debug(f ?? {}, msg);
   }
   info(msg: string, f?: LogFields): void {
-    this.log('info', msg, f);
+    this.#p.info(f ?? {}, msg);
   }
   warn(msg: string, f?: LogFields): void {
-    this.log('warn', msg, f);
+    this.#p.warn(f ?? {}, msg);
   }
   error(msg: string, f?: LogFields): void {
-    this.log('error', msg, f);
+    this.#p.error(f ?? {}, msg);
+  }
+
+  /** Writes what is buffered (shutdown paths that exit on their own). */
+  flush(): void {
+    this.#p.flush();
   }
 }

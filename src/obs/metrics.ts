@@ -1,79 +1,121 @@
-/** A minimal Prometheus registry (text exposition format 0.0.4): counters and histograms with labels. */
-type Labels = Record<string, string>;
+/**
+ * Prometheus metrics on prom-client, one registry per gateway (tests run several in one process).
+ * prom-client keys a series by its label values in the declared label order (no sort, no regex per call)
+ * and escapes label values only when /metrics is scraped. The per-request metrics are bound once per
+ * route (`forRoute`), so the request path does one Map lookup and two increments.
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-function labelKey(l: Labels): string {
-  const parts = Object.keys(l)
-    .sort()
-    .map((k) => `${k}="${String(l[k]).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`);
-  return parts.length ? `{${parts.join(',')}}` : '';
-}
+type RequestLabels = 'route' | 'status' | 'code';
 
-class Counter {
-  readonly #values = new Map<string, number>();
-  constructor(
-    readonly name: string,
-    readonly help: string,
-  ) {}
-  inc(labels: Labels = {}, by = 1): void {
-    const k = labelKey(labels);
-    this.#values.set(k, (this.#values.get(k) ?? 0) + by);
+/** The request metrics of one route, bound at first use. */
+export class RouteMetrics {
+  readonly #requests: Counter<RequestLabels>;
+  readonly #route: string;
+  readonly #byOutcome = new Map<string, { inc: (by?: number) => void }>();
+  readonly #latency: { observe: (v: number) => void };
+
+  constructor(requests: Counter<RequestLabels>, latency: Histogram<'route'>, route: string) {
+    this.#requests = requests;
+    this.#route = route;
+    this.#latency = latency.labels(route);
   }
-  render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
-    for (const [k, v] of this.#values) lines.push(`${this.name}${k} ${v}`);
-    return lines.join('\n');
-  }
-}
 
-class Histogram {
-  readonly #series = new Map<string, { labels: Labels; counts: number[]; sum: number; n: number }>();
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    readonly buckets: number[],
-  ) {}
-  observe(labels: Labels, v: number): void {
-    const k = labelKey(labels);
-    let s = this.#series.get(k);
-    if (!s) {
-      s = { labels, counts: this.buckets.map(() => 0), sum: 0, n: 0 };
-      this.#series.set(k, s);
+  /** One finished request: its status, its error code ('' when served) and its latency. */
+  done(status: number, code: string, latencyMs: number): void {
+    const k = code ? `${status} ${code}` : String(status);
+    let c = this.#byOutcome.get(k);
+    if (!c) {
+      c = this.#requests.labels(this.#route, String(status), code);
+      this.#byOutcome.set(k, c);
     }
-    for (let i = 0; i < this.buckets.length; i++) if (v <= this.buckets[i]!) s.counts[i]!++;
-    s.sum += v;
-    s.n++;
-  }
-  render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    for (const s of this.#series.values()) {
-      this.buckets.forEach((b, i) => lines.push(`${this.name}_bucket${labelKey({ ...s.labels, le: String(b) })} ${s.counts[i]}`));
-      lines.push(`${this.name}_bucket${labelKey({ ...s.labels, le: '+Inf' })} ${s.n}`);
-      lines.push(`${this.name}_sum${labelKey(s.labels)} ${s.sum}`);
-      lines.push(`${this.name}_count${labelKey(s.labels)} ${s.n}`);
-    }
-    return lines.join('\n');
+    c.inc();
+    this.#latency.observe(latencyMs);
   }
 }
 
 export class Metrics {
-  readonly requests = new Counter('svc_requests_total', 'Inference requests by route, status and error code.');
-  readonly upstreamAttempts = new Counter('svc_upstream_attempts_total', 'Provider calls by provider and outcome.');
-  readonly costNano = new Counter('svc_cost_nano_usd_total', 'Settled cost in nano-USD by model.');
-  readonly tokens = new Counter('svc_tokens_total', 'Billed tokens by model and kind.');
-  readonly backpressure = new Counter('svc_stream_backpressure_total', 'Stream writes that found the client socket full.');
-  readonly settlementFailures = new Counter('svc_settlement_flush_failures_total', 'Failed settlement flushes.');
-  readonly latency = new Histogram('svc_request_latency_ms', 'Gateway time to first byte (ms).', [
-    1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000,
-  ]);
-  readonly guardMs = new Histogram('svc_guardrail_ms', 'Guardrail scoring time (ms).', [0.5, 1, 2, 5, 10, 25, 50, 100, 250]);
+  readonly registry = new Registry();
+  readonly requests = new Counter({
+    name: 'svc_requests_total',
+    help: 'Inference requests by route, status and error code.',
+    labelNames: ['route', 'status', 'code'] as const,
+    registers: [this.registry],
+  });
+  readonly upstreamAttempts = new Counter({
+    name: 'svc_upstream_attempts_total',
+    help: 'Provider calls by provider and outcome.',
+    labelNames: ['provider', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly costNano = new Counter({
+    name: 'svc_cost_nano_usd_total',
+    help: 'Settled cost in nano-USD by model.',
+    labelNames: ['model'] as const,
+    registers: [this.registry],
+  });
+  readonly tokens = new Counter({
+    name: 'svc_tokens_total',
+    help: 'Billed tokens by model and kind.',
+    labelNames: ['model', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly backpressure = new Counter({
+    name: 'svc_stream_backpressure_total',
+    help: 'Stream writes that found the client socket full.',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+  readonly settlementFailures = new Counter({
+    name: 'svc_settlement_flush_failures_total',
+    help: 'Failed settlement flushes.',
+    registers: [this.registry],
+  });
+  readonly latency = new Histogram({
+    name: 'svc_request_latency_ms',
+    help: 'Gateway time to first byte (ms).',
+    labelNames: ['route'] as const,
+    buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000],
+    registers: [this.registry],
+  });
+  readonly guardMs = new Histogram({
+    name: 'svc_guardrail_ms',
+    help: 'Guardrail scoring time (ms).',
+    buckets: [0.5, 1, 2, 5, 10, 25, 50, 100, 250],
+    registers: [this.registry],
+  });
+  /** Gauges rendered by their owners at scrape time (Prometheus text, no trailing newline). */
   gauges: (() => string)[] = [];
+  readonly #collected: Gauge[] = [];
+  readonly #routes = new Map<string, RouteMetrics>();
 
-  render(): string {
-    return (
-      [this.requests, this.upstreamAttempts, this.costNano, this.tokens, this.backpressure, this.settlementFailures, this.latency, this.guardMs]
-        .map((m) => m.render())
-        .concat(this.gauges.map((g) => g()))
-        .join('\n') + '\n'
-    );
+  forRoute(route: string): RouteMetrics {
+    let m = this.#routes.get(route);
+    if (!m) {
+      m = new RouteMetrics(this.requests, this.latency, route);
+      this.#routes.set(route, m);
+    }
+    return m;
+  }
+
+  /** A gauge read at scrape time. */
+  gauge(name: string, help: string, read: () => number): void {
+    const g = new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
+    this.#collected.push(g);
+  }
+
+  readonly contentType = 'text/plain; version=0.0.4; charset=utf-8';
+
+  async render(): Promise<string> {
+    const text = await this.registry.metrics();
+    const extra = this.gauges.map((g) => g()).filter((s) => s.length > 0);
+    return extra.length ? `${text}${extra.join('\n')}\n` : text;
   }
 }

@@ -53,8 +53,7 @@ export function sendError(deps: GatewayDeps, st: RequestState, res: ResponseSink
 /** One structured log line and the request metrics, for every request. */
 export function record(deps: GatewayDeps, st: RequestState, route: string): void {
   const latency = latencyOf(st);
-  deps.metrics.requests.inc({ route, status: String(st.status), code: st.errorCode ?? '' });
-  deps.metrics.latency.observe({ route }, latency);
+  deps.metrics.forRoute(route).done(st.status, st.errorCode ?? '', latency);
   deps.log.info('request', {
     request_id: st.id,
     route,

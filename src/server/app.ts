@@ -1,8 +1,10 @@
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp } from 'uWebSockets.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { errorBodyFor } from '../formats/error-body.js';
 import { readBody } from './read-body.js';
+import { StartupError } from './startup.js';
 import type { Handler, HeaderList, IncomingRequest } from './types.js';
 import { UwsSink } from './uws-sink.js';
 
@@ -34,6 +36,25 @@ export interface RunningServer {
 
 const decoder = new TextDecoder();
 
+/**
+ * The uWS fork loads `binaries/uws_<platform>_<arch>_<abi>.node` and, when that fails (a Node other than
+ * 16/18/20, or UWS_USE_FALLBACK set), silently returns its pure-JS server on an old `ws`. That server is
+ * not the product: refuse to start on it. The fallback is the module's `dist/index.js`, so the loaded
+ * module is compared with that file's exports in the require cache.
+ */
+export function assertNativeUws(): void {
+  const require = createRequire(import.meta.url);
+  const fallback = require.cache[require.resolve('uWebSockets.js/dist/index.js')];
+  if (fallback?.exports !== uWS) return;
+  const why = process.env.UWS_USE_FALLBACK
+    ? `UWS_USE_FALLBACK=${process.env.UWS_USE_FALLBACK} is set; unset it`
+    : `it ships bindings for Node 16, 18 and 20 only; run the gateway with Node 20 (see engines in package.json)`;
+  throw new StartupError(
+    `uWebSockets.js did not load its native binding for Node ${process.version} (${process.platform}-${process.arch}, ABI ` +
+      `${process.versions.modules}) and fell back to a slow pure-JS server; refusing to start: ${why}.`,
+  );
+}
+
 function remoteIp(res: HttpResponse): string {
   const ip = decoder.decode(res.getRemoteAddressAsText());
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
@@ -58,6 +79,7 @@ function errorJson(err: GatewayError, path: string): string {
 
 /** Builds and starts one uWS listener. Only this module and uws-sink.ts import uWebSockets.js. */
 export function startServer(opts: ServerOptions): Promise<RunningServer> {
+  assertNativeUws();
   const app: TemplatedApp = uWS.App();
 
   let inflight = 0;

@@ -32,7 +32,12 @@ export interface TestGatewayOptions {
   store?: Store;
   /** Edits the resolved config before start (e.g. catalog changes). */
   patch?: (c: GatewayConfig) => void;
+  /** Environment the gateway reads (merged over the simulator URLs and SVC_METRICS_TOKEN=METRICS_TOKEN). */
+  env?: Record<string, string | undefined>;
 }
+
+/** The bearer token test gateways require on GET /metrics. */
+export const METRICS_TOKEN = 'test-metrics-token';
 
 /** A real uWS gateway on a free port in front of the simulator, with a funded org and a key. */
 export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -54,7 +59,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
   const store = opts.store ?? (await createStore({ kind: 'memory', snapshotPath: null }));
   const logs: string[] = [];
   const logger = new Logger('info', true, (l) => logs.push(l));
-  const gw = await startGateway(config, store, { env: { ...SIM_ENV }, logger });
+  const gw = await startGateway(config, store, { env: { ...SIM_ENV, SVC_METRICS_TOKEN: METRICS_TOKEN, ...opts.env }, logger });
   const addOrg = async (id: string, creditUsd: number, patch: Partial<OrgRecord> = {}): Promise<void> => {
     await store.createOrg({
       id,

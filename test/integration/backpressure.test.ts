@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { METRICS_TOKEN, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 const TOKENS = 30_000;
 
@@ -48,7 +48,7 @@ describe('stream backpressure', () => {
     const contentEvents = (text.match(/"content":"/g) ?? []).length;
     expect(contentEvents).toBeGreaterThanOrEqual(TOKENS); // every token arrived
     expect(text).toMatch(/"finish_reason":"(stop|length)"/);
-    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    const metrics = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     const line = metrics.split('\n').find((l) => l.startsWith('svc_stream_backpressure_total{'));
     expect(Number(line?.split(' ').pop())).toBeGreaterThan(0); // the pause engaged backpressure
   }, 30_000);

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { METRICS_TOKEN, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 describe('GET /v1/models and /v1/models/{id}', () => {
   let t: TestGateway;
@@ -73,7 +73,7 @@ describe('GET /v1/models and /v1/models/{id}', () => {
   });
 
   it('exposes Prometheus metrics', async () => {
-    const text = await (await fetch(`${t.url}/metrics`)).text();
+    const text = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     expect(text).toContain('# TYPE svc_requests_total counter');
     expect(text).toContain('svc_request_latency_ms_bucket');
     // After a served request the endpoint's latency estimates and breaker state are exported.
@@ -82,7 +82,7 @@ describe('GET /v1/models and /v1/models/{id}', () => {
       headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 3 }),
     });
-    const after = await (await fetch(`${t.url}/metrics`)).text();
+    const after = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     expect(after).toMatch(/svc_endpoint_latency_ms\{provider="openai",host="127\.0\.0\.1:\d+",model="gpt-4o-mini-2024-07-18",kind="first_byte"\} \d/);
     expect(after).toMatch(/svc_endpoint_latency_ms\{[^}]*kind="per_output_token"\} \d/);
     expect(after).toMatch(/svc_endpoint_breaker_open\{[^}]*model="gpt-4o-mini-2024-07-18"\} 0/);
