@@ -50,6 +50,20 @@ describe('operator start-up', () => {
     expect(err).not.toContain('svc gateway ready');
   });
 
+  it('the operator CLI refuses the same file with the same messages', async () => {
+    const dir = tmp();
+    const config = writeConfig(dir, { prot: 8080, models: [{ id: 'acme/model', pricing: { input: 1, output: 2 }, endpoints: [{ provider: 'opneai', upstreamModel: 'm', baseUrl: 'https://api.openai.com/v1' }] }] });
+    const result = await run(process.execPath, [join(ROOT, 'dist/src/cli.js'), 'admin', 'org', 'create', '--name', 'acme'], {
+      env: { PATH: process.env.PATH ?? '', SVC_CONFIG: config, SVC_DATA_DIR: join(dir, 'data') },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('prot: unknown field (did you mean "port"?)');
+    expect(result.stderr).toContain('models[0].endpoints[0].provider: unknown provider "opneai"');
+  });
+
   it('config.example.json extends the built-in catalog: the banner curl line still answers, the new models are listed', async () => {
     const dir = tmp();
     proc = startMain({ ...(await baseEnv(dir)), SVC_DEV_BOOTSTRAP: 'true', SVC_CONFIG: join(ROOT, 'config.example.json') });

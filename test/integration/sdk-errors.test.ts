@@ -12,7 +12,7 @@ describe('errors the official SDKs can read, each on its own routes', () => {
   const msg = { max_tokens: 8, messages: [{ role: 'user' as const, content: 'hello' }] };
 
   beforeAll(async () => {
-    t = await startTestGateway({ config: { guardrails: { mode: 'off' } } });
+    t = await startTestGateway({ config: { guardrails: { mode: 'off' }, maxBodyBytes: 65_536 } });
     // The base URLs exactly as the README gives them (the Anthropic SDK adds /v1 itself).
     anthropic = new Anthropic({ baseURL: t.url, apiKey: t.key, maxRetries: 0 });
     openai = new OpenAI({ baseURL: `${t.url}/v1`, apiKey: t.key, maxRetries: 0 });
@@ -78,6 +78,18 @@ describe('errors the official SDKs can read, each on its own routes', () => {
     expect(e.message).toMatch(/^400 .*max_tokens/);
     expect(e.message).not.toContain('{');
     expect(e.errorCode).toBe('invalid_request');
+    await unchanged(before);
+  });
+
+  it('messages, body over the cap (refused before any handler): 413 in the same readable envelope', async () => {
+    const before = await snapshot(t);
+    const big = 'x'.repeat(70_000);
+    const err = await anthropic.messages.create({ ...msg, model: 'anthropic/claude-sonnet-4', messages: [{ role: 'user', content: big }] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.APIError);
+    const e = err as InstanceType<typeof Anthropic.APIError>;
+    expect(e.status).toBe(413);
+    expect(e.message).toBe('413 Request body exceeds the 65536-byte limit.');
+    expect(e.errorCode).toBe('payload_too_large');
     await unchanged(before);
   });
 
