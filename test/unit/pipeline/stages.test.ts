@@ -23,7 +23,7 @@ const org: OrgRecord = { id: 'org-1', name: 'o', status: 'active', createdAt: 0,
 function flow(opts: { maxConcurrency?: number } = {}): Flow {
   const f = new Flow(req, '/v1/chat/completions', false);
   const key = keyRecord(org.id, 'k', newKeyValue('sk-svc-'), { maxConcurrency: opts.maxConcurrency });
-  f.st.principal = { key, org: { ...org, maxConcurrency: opts.maxConcurrency ?? null }, alias: 'sk-...', legacy: false };
+  f.st.principal = { key, org: { ...org, maxConcurrency: opts.maxConcurrency ?? null }, team: null, alias: 'sk-...', legacy: false };
   return f;
 }
 
