@@ -1,6 +1,6 @@
 import type { GatewayConfig } from '../config/schema.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { StoreUnavailableError, type LimitScope, type LimitStore, type RecordStore } from '../store/contract.js';
+import { StoreUnavailableError, type LimitScope, type LimitStore } from '../store/contract.js';
 import type { Logger } from '../obs/logger.js';
 import type { Authenticator } from './authenticate.js';
 import type { Flow } from './flow.js';
@@ -8,7 +8,7 @@ import type { Stage } from './stage.js';
 import type { RequestState } from './state.js';
 
 export interface AdmitDeps {
-  store: LimitStore & Pick<RecordStore, 'getTeam'>;
+  store: LimitStore;
   auth: Pick<Authenticator, 'invalidate'>;
   limits: GatewayConfig['limits'];
   leaseTtlMs: number;
@@ -16,14 +16,11 @@ export interface AdmitDeps {
 }
 
 /** The limit scopes of a request, in the order their refusal is reported: key, team, user, plan (org). */
-export async function scopesFor(d: Pick<AdmitDeps, 'store' | 'limits'>, st: RequestState): Promise<LimitScope[]> {
-  const { key, org } = st.principal!;
+export function scopesFor(limits: GatewayConfig['limits'], st: RequestState): LimitScope[] {
+  const { key, org, team } = st.principal!;
   const scopes: LimitScope[] = [{ source: 'key', id: key.id, rpm: key.rpm, tpm: key.tpm, maxConcurrency: key.maxConcurrency }];
-  if (key.teamId) {
-    const team = await d.store.getTeam(org.id, key.teamId);
-    if (team) scopes.push({ source: 'team', id: team.id, rpm: team.rpm, tpm: team.tpm, maxConcurrency: null });
-  }
-  const lim = d.limits;
+  if (team) scopes.push({ source: 'team', id: team.id, rpm: team.rpm, tpm: team.tpm, maxConcurrency: null });
+  const lim = limits;
   if (st.user !== null && (lim.userRpm !== null || lim.userTpm !== null)) {
     scopes.push({ source: 'user', id: `${key.id}:${st.user}`, rpm: lim.userRpm, tpm: lim.userTpm, maxConcurrency: null });
   }
@@ -45,7 +42,7 @@ export function admitStage(d: AdmitDeps): Stage<Flow> {
       const { key, org } = st.principal!;
       let result;
       try {
-        const scopes = await scopesFor(d, st);
+        const scopes = scopesFor(d.limits, st);
         result = await d.store.admit({
           orgId: org.id,
           keyId: key.id,

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { IncomingRequest } from '../server/types.js';
-import { StoreUnavailableError, type KeyRecord, type OrgRecord, type Store } from '../store/contract.js';
+import { StoreUnavailableError, type KeyRecord, type OrgRecord, type RecordStore, type TeamRecord } from '../store/contract.js';
 import type { Flow } from './flow.js';
 import { ipAllowed } from './ip-policy.js';
 import type { Stage } from './stage.js';
@@ -16,6 +16,8 @@ export function hashKey(value: string): string {
 export interface Principal {
   key: KeyRecord;
   org: OrgRecord;
+  /** The key's team (limits, budget), cached with the key; null when the key has none. */
+  team: TeamRecord | null;
   /** `sk-...<last4>` */
   alias: string;
   legacy: boolean;
@@ -40,16 +42,25 @@ export function presentedKey(req: IncomingRequest, allowXApiKey: boolean): strin
   return null;
 }
 
+interface Cached {
+  key: KeyRecord;
+  org: OrgRecord;
+  team: TeamRecord | null;
+}
+
 /**
- * Stage 1: key authentication, organization state and key policy (IP, route, expiry). Key records are
- * cached briefly by hash; status is re-checked atomically in the Store at admission, so a revocation bites
- * on the very next request on every node.
+ * Stage 1: key authentication, organization state and key policy (IP, route, expiry). The key record, its
+ * organization and its team are cached together by key hash, so the hot path reads none of them from the
+ * Store; concurrent misses for one key share one lookup. A cached record can be up to `ttlMs` stale in its
+ * limits and budget, never in its status: admission re-checks the status atomically in the Store, so a
+ * revocation bites on the very next request on every node.
  */
 export class Authenticator {
-  readonly #cache: LRUCache<string, { key: KeyRecord; org: OrgRecord }>;
+  readonly #cache: LRUCache<string, Cached>;
+  readonly #loading = new Map<string, Promise<Cached | null>>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<RecordStore, 'getKeyByHash' | 'getOrg' | 'getTeam'>,
     ttlMs: number,
   ) {
     this.#cache = new LRUCache({ max: 50_000, ttl: Math.max(ttlMs, 1) });
@@ -57,6 +68,30 @@ export class Authenticator {
 
   invalidate(hash: string): void {
     this.#cache.delete(hash);
+  }
+
+  async #load(hash: string): Promise<Cached | null> {
+    let key: KeyRecord | null;
+    let org: OrgRecord | null = null;
+    let team: TeamRecord | null = null;
+    try {
+      key = await this.store.getKeyByHash(hash);
+      if (key) [org, team] = await Promise.all([this.store.getOrg(key.orgId), key.teamId ? this.store.getTeam(key.orgId, key.teamId) : null]);
+    } catch (e) {
+      if (e instanceof StoreUnavailableError) {
+        throw new GatewayError('service_unavailable', {
+          message: 'Key store temporarily unavailable.',
+          headers: { 'x-svc-auth-reason': 'auth_backend_unavailable' },
+          cause: e,
+        });
+      }
+      throw e;
+    }
+    // Constant-time comparison of the stored hash with the presented key's hash.
+    if (!key || !org || !timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+    const hit = { key, org, team };
+    this.#cache.set(hash, hit);
+    return hit;
   }
 
   async authenticate(req: IncomingRequest, route: string, allowXApiKey = false): Promise<Principal> {
@@ -68,29 +103,16 @@ export class Authenticator {
     const hash = hashKey(value);
     let hit = this.#cache.get(hash);
     if (!hit) {
-      let key: KeyRecord | null;
-      let org: OrgRecord | null = null;
-      try {
-        key = await this.store.getKeyByHash(hash);
-        if (key) org = await this.store.getOrg(key.orgId);
-      } catch (e) {
-        if (e instanceof StoreUnavailableError) {
-          throw new GatewayError('service_unavailable', {
-            message: 'Key store temporarily unavailable.',
-            headers: { 'x-svc-auth-reason': 'auth_backend_unavailable' },
-            cause: e,
-          });
-        }
-        throw e;
+      let loading = this.#loading.get(hash);
+      if (!loading) {
+        loading = this.#load(hash).finally(() => this.#loading.delete(hash));
+        this.#loading.set(hash, loading);
       }
-      // Constant-time comparison of the stored hash with the presented key's hash.
-      if (!key || !org || !timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex'))) {
-        throw refuse('unauthorized', 'Invalid API key.');
-      }
-      hit = { key, org };
-      this.#cache.set(hash, hit);
+      const loaded = await loading;
+      if (!loaded) throw refuse('unauthorized', 'Invalid API key.');
+      hit = loaded;
     }
-    const { key, org } = hit;
+    const { key, org, team } = hit;
     if (key.status !== 'active') throw refuse('key_blocked', `This key is ${key.status}.`);
     if (key.expiresAt !== null && key.expiresAt <= Date.now()) throw refuse('key_expired', 'This key has expired.');
     if (org.status !== 'active') throw refuse('key_blocked', 'The organization of this key is suspended.');
@@ -102,7 +124,7 @@ export class Authenticator {
     if (key.allowedRoutes !== null && !key.allowedRoutes.includes(route)) {
       throw forbid('key_route_not_allowed', `This key may not use ${route}.`);
     }
-    return { key, org, alias: `sk-...${key.last4}`, legacy: key.prefix === 'sk-legacy-' };
+    return { key, org, team, alias: `sk-...${key.last4}`, legacy: key.prefix === 'sk-legacy-' };
   }
 }
 

@@ -53,5 +53,9 @@ export class TextFlow extends Flow {
     readonly fe: FrontEnd,
   ) {
     super(req, fe.route, fe.allowXApiKey);
+    // Admitted before the body is parsed, the TPM estimate is the body's typical token count (about 4 bytes
+    // a token); the decode stage refines it from the prompt itself when it runs first. Settlement replaces
+    // the estimate with the upstream's usage either way.
+    this.admitTokens = Math.ceil(req.body.length / 4);
   }
 }

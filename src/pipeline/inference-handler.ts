@@ -21,17 +21,21 @@ import { runStages, unwind, type Stage } from './stage.js';
 
 /**
  * The text preflight chain in the contract's order: auth -> admission -> inspection -> hold. Admission runs
- * before anything that costs worker-pool CPU (routing's classification and exact count, content scoring).
- * Where each stage lives: README, "Request flow".
+ * before anything that costs worker-pool CPU (routing's classification and exact count, content scoring),
+ * and before the body is even parsed unless per-user limits are configured (the `user` field is then one of
+ * the limit scopes): a refused key costs its authentication only. Where each stage lives: README,
+ * "Request flow".
  */
 export function textChain(deps: GatewayDeps, thresholds: () => Record<GuardCategory, number>): readonly Stage<TextFlow>[] {
   const { config, store, pool, log } = deps;
   const inspection = { guardrails: config.guardrails, scorer: deps.scorer, thresholds, metrics: deps.metrics, log };
+  const admit = admitStage({ store, auth: deps.auth, limits: config.limits, leaseTtlMs: config.leases.ttlMs, log });
+  const decode = decodeStage(config.maxJsonDepth);
+  const userScoped = config.limits.userRpm !== null || config.limits.userTpm !== null;
   return [
     jsonContentType,
     authStage(deps.auth),
-    decodeStage(config.maxJsonDepth),
-    admitStage({ store, auth: deps.auth, limits: config.limits, leaseTtlMs: config.leases.ttlMs, log }),
+    ...(userScoped ? [decode, admit] : [admit, decode]),
     startInspectionStage(inspection),
     routeStage({ catalog: deps.catalog, health: deps.health, pool }),
     inspectStage(inspection),

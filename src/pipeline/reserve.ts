@@ -5,7 +5,7 @@ import type { ModelPricing } from '../config/schema.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Logger } from '../obs/logger.js';
 import type { WorkerPool } from '../pool/pool.js';
-import { StoreUnavailableError, type BudgetScope, type CreditStore, type HoldResult, type RecordStore } from '../store/contract.js';
+import { StoreUnavailableError, type BudgetScope, type CreditStore, type HoldResult } from '../store/contract.js';
 import type { TextFlow } from './flow.js';
 import { exactInputTokens } from './route-stage.js';
 import type { Stage } from './stage.js';
@@ -17,7 +17,7 @@ import type { Stage } from './stage.js';
 export const MIN_CLAMPED_OUTPUT = 16;
 
 export interface HoldDeps {
-  store: Pick<CreditStore, 'hold' | 'releaseHold' | 'scopeSpend'> & Pick<RecordStore, 'getTeam'>;
+  store: Pick<CreditStore, 'hold' | 'releaseHold' | 'scopeSpend'>;
   pool: Pick<WorkerPool, 'run'>;
   holdTtlMs: number;
   log: Pick<Logger, 'warn'>;
@@ -67,7 +67,7 @@ export function holdStage(d: HoldDeps): Stage<TextFlow> {
     name: 'hold',
     async run(f) {
       const st = f.st;
-      const { key, org } = st.principal!;
+      const { key, org, team } = st.principal!;
       const pricings: ModelPricing[] = [];
       for (const c of f.chain) if (c.model.pricing !== null && !pricings.includes(c.model.pricing)) pricings.push(c.model.pricing);
       if (pricings.length === 0) return; // unpriced self-hosted model: nothing to hold
@@ -75,10 +75,7 @@ export function holdStage(d: HoldDeps): Stage<TextFlow> {
       try {
         const budgets: BudgetScope[] = [];
         if (key.budget !== null) budgets.push({ source: 'key', id: key.id, limit: key.budget });
-        if (key.teamId) {
-          const team = await d.store.getTeam(org.id, key.teamId).catch(() => null);
-          if (team?.budget != null) budgets.push({ source: 'team', id: team.id, limit: team.budget });
-        }
+        if (team?.budget != null) budgets.push({ source: 'team', id: team.id, limit: team.budget });
         let amount = amountFor(pricings, upperBoundTokens(f.size), f.maxOut * n);
         let result = await tryHold(f, amount, budgets);
         if (!result.ok) {

@@ -32,6 +32,10 @@ export class FairQueue {
   get active(): number {
     return this.#active;
   }
+  /** Jobs started so far (all tenants). */
+  get started(): number {
+    return this.#seq;
+  }
   get queued(): number {
     let n = 0;
     for (const t of this.#tenants.values()) n += t.queue.length;

@@ -65,6 +65,11 @@ export class WorkerPool {
     );
   }
 
+  /** Tasks handed to the workers so far (tests assert that a refused request started none). */
+  get tasksStarted(): number {
+    return this.#fair.started;
+  }
+
   /** Tasks waiting for a fair slot (all tenants). */
   get queued(): number {
     return this.#fair.queued;

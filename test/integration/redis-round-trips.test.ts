@@ -1,0 +1,73 @@
+/**
+ * Sustained-load issue, item 4: Store round trips per request on the Redis hot path, counted with MONITOR
+ * on this test's own redis-server. With a warm key cache (key, org and team cached together), a priced
+ * chat request costs one admission script and one hold script before the upstream call; settlement is one
+ * script per batch, after the answer. Refusals are answered before their release.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { loadScripts } from '../../src/store/redis/scripts.js';
+import { createStore } from '../../src/store/index.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { post } from '../helpers/refusal.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+
+let redis: RedisServer;
+let t: TestGateway;
+let monitor: Redis;
+const names = new Map(Object.values(loadScripts()).map((s) => [s.sha, s.name]));
+let seen: string[] = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  const store = await createStore({ kind: 'redis', url: redis.url });
+  t = await startTestGateway({ store, config: { guardrails: { mode: 'off' }, keyCacheTtlMs: 60_000, health: { syncMs: 60_000 } } });
+  monitor = await new Redis(redis.url).monitor();
+  monitor.on('monitor', (_time: string, args: string[], source: string) => {
+    if (source === 'lua') return; // commands a script runs are part of its one round trip
+    const cmd = args[0]!.toLowerCase();
+    seen.push(cmd === 'evalsha' ? `evalsha ${names.get(args[1]!) ?? args[1]}` : cmd);
+  });
+});
+
+afterAll(async () => {
+  monitor?.disconnect();
+  await t?.close();
+  await redis?.stop();
+});
+
+const ASK = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 };
+const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 50));
+
+it('a served request: admission + hold (two scripts) before the upstream, one settle script after', async () => {
+  await t.store.createTeam({ id: 'team-rt', orgId: t.orgId, name: 'rt', rpm: 100, tpm: null, budget: 1_000_000_000, createdAt: Date.now() });
+  const k = await t.addKey({ teamId: 'team-rt', maxConcurrency: 4 });
+  const auth = { authorization: `Bearer ${k.value}` };
+  expect((await post(t, '/v1/chat/completions', ASK, auth)).status).toBe(200); // warms the key cache
+  await t.gw.deps.settlement.flush();
+  await settle();
+
+  seen = [];
+  const res = await post(t, '/v1/chat/completions', ASK, auth);
+  await res.text();
+  const beforeAnswer = [...seen];
+  await t.gw.deps.settlement.flush();
+  await settle();
+  console.log(`redis commands for one served request: before the answer [${beforeAnswer.join(', ')}]; after [${seen.slice(beforeAnswer.length).join(', ')}]`);
+  expect(res.status).toBe(200);
+  expect(beforeAnswer).toEqual(['evalsha admit', 'evalsha hold']);
+  expect(seen.slice(beforeAnswer.length)).toEqual(['evalsha settle']);
+});
+
+it('an unmetered request (models) is one admission script; no lease to release without a concurrency ceiling', async () => {
+  const k = await t.addKey();
+  const auth = { authorization: `Bearer ${k.value}` };
+  expect((await fetch(`${t.url}/v1/models`, { headers: auth })).status).toBe(200);
+  await settle();
+  seen = [];
+  const res = await fetch(`${t.url}/v1/models`, { headers: auth });
+  await res.text();
+  await settle();
+  expect(res.status).toBe(200);
+  expect(seen).toEqual(['evalsha admit']);
+});
