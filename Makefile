@@ -2,11 +2,11 @@ SHELL := /bin/bash
 .PHONY: deps compile build guard-eval redis run test lint typecheck bench sim guard-model clean
 
 deps: node_modules/.installed
+# The lock records every platform's optional package (msgpackr-extract is pinned by an override to 3.0.4, the
+# last release whose platform packages are all published), so `npm ci` installs exactly the lock.
 node_modules/.installed: package.json package-lock.json
-	# npm ci rejects this lock (npm 11 drops other platforms' optional msgpackr-extract entries when
-	# omit-lockfile-registry-resolved is set); npm install honours the same lock.
-	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
-	touch $@
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 redis:
 	@command -v redis-server >/dev/null || { (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; }
@@ -15,8 +15,12 @@ redis:
 guard-model: compile
 	node dist/scripts/guard/train.js --if-missing
 
-compile: deps
-	npx tsc -p tsconfig.json
+# make skips tsc when no source is newer than the last build; tsc --incremental re-checks only what changed.
+TS_SOURCES := $(shell find src workers test bench scripts -name '*.ts' 2>/dev/null)
+compile: dist/.tsbuildinfo
+dist/.tsbuildinfo: $(TS_SOURCES) tsconfig.json node_modules/.installed
+	node_modules/.bin/tsc -p tsconfig.json --incremental --tsBuildInfoFile $@
+	@touch $@
 
 build: compile guard-model
 

@@ -54,7 +54,15 @@ interface FixedResult {
   p99: number;
   p999: number;
   errors: number;
+  /** Failed requests by HTTP status ('conn' for a connection error). */
+  byStatus: Map<string, number>;
   achievedRps: number;
+}
+
+/** `3 (503: 2, conn: 1)`, or `0`. */
+function errorText(r: FixedResult): string {
+  if (r.errors === 0) return '0';
+  return `${r.errors} (${[...r.byStatus].map(([k, v]) => `${k}: ${v}`).join(', ')})`;
 }
 
 /**
@@ -69,14 +77,19 @@ async function fixedRate(url: string, headers: Record<string, string>, body: str
   const inflight: Promise<void>[] = [];
   let errors = 0;
   let sent = 0;
+  const byStatus = new Map<string, number>();
+  const fail = (k: string): void => {
+    errors++;
+    byStatus.set(k, (byStatus.get(k) ?? 0) + 1);
+  };
   const t0 = performance.now() + 10;
   const one = async (intended: number): Promise<void> => {
     try {
       const res = await pool.request({ path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
       for await (const chunk of res.body) void chunk;
-      if (res.statusCode !== 200) errors++;
+      if (res.statusCode !== 200) fail(String(res.statusCode));
     } catch {
-      errors++;
+      fail('conn');
     }
     latencies.push(performance.now() - intended);
   };
@@ -96,7 +109,7 @@ async function fixedRate(url: string, headers: Record<string, string>, body: str
   const elapsed = (performance.now() - t0) / 1000;
   await pool.close();
   latencies.sort((a, b) => a - b);
-  return { p50: pct(latencies, 50), p99: pct(latencies, 99), p999: pct(latencies, 99.9), errors, achievedRps: total / elapsed };
+  return { p50: pct(latencies, 50), p99: pct(latencies, 99), p999: pct(latencies, 99.9), errors, byStatus, achievedRps: total / elapsed };
 }
 
 async function closedLoop(url: string, headers: Record<string, string>, body: string, seconds: number, connections = CONNECTIONS): Promise<autocannon.Result> {
@@ -306,7 +319,7 @@ async function main(): Promise<void> {
         await closedLoop(url, auth, body, Math.min(2, TABLE_SECONDS), 16);
         const fixed = await fixedRate(url, auth, body, RATE, TABLE_SECONDS);
         const r = await closedLoop(url, auth, body, TABLE_SECONDS);
-        workerRows.push(`| ${w} | ${Math.round(r.requests.average)} | ${f2(fixed.p99)} | ${f2(fixed.p99 - direct.fixed.p99)} | ${fixed.errors + r.errors + r.non2xx} |`);
+        workerRows.push(`| ${w} | ${Math.round(r.requests.average)} | ${f2(fixed.p99)} | ${f2(fixed.p99 - direct.fixed.p99)} | ${errorText(fixed)} / ${r.errors + r.non2xx} |`);
       } finally {
         await gw.stop();
       }
@@ -327,7 +340,7 @@ async function main(): Promise<void> {
       const base = rows.find((x) => x.target.startsWith('direct') && x.mode === r.mode)!;
       const added = r === base ? '-' : `${f2(r.fixed.p50 - base.fixed.p50)} / ${f2(r.fixed.p99 - base.fixed.p99)} / ${f2(r.fixed.p999 - base.fixed.p999)}`;
       lines.push(
-        `| ${r.target} | ${r.mode} | ${f2(r.fixed.p50)} | ${f2(r.fixed.p99)} | ${f2(r.fixed.p999)} | ${added} | ${r.fixed.errors} | ${Math.round(r.fixed.achievedRps)} | ${Math.round(r.rps)} | ${r.closedErrors} | ${f3(r.cpuMsPerReq)} | ${f1(r.rssStart)} / ${f1(r.rssEnd)} / ${f1(r.peak)} |`,
+        `| ${r.target} | ${r.mode} | ${f2(r.fixed.p50)} | ${f2(r.fixed.p99)} | ${f2(r.fixed.p999)} | ${added} | ${errorText(r.fixed)} | ${Math.round(r.fixed.achievedRps)} | ${Math.round(r.rps)} | ${r.closedErrors} | ${f3(r.cpuMsPerReq)} | ${f1(r.rssStart)} / ${f1(r.rssEnd)} / ${f1(r.peak)} |`,
       );
     }
     lines.push(
@@ -340,7 +353,7 @@ async function main(): Promise<void> {
       '',
       `### Piscina workers (embedded store, non-stream; throughput: ${CONNECTIONS} connections, ${TABLE_SECONDS} s; p99: ${RATE} req/s fixed rate, ${TABLE_SECONDS} s)`,
       '',
-      '| workers | req/s | fixed-rate p99 ms | added p99 ms (vs direct) | errors |',
+      '| workers | req/s | fixed-rate p99 ms | added p99 ms (vs direct) | errors fixed / closed |',
       '|---|---|---|---|---|',
       ...workerRows,
       '',

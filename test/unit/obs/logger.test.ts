@@ -30,3 +30,31 @@ describe('Logger (pino)', () => {
     expect(lines).toEqual(['DEBUG catalog reloaded models=3 ok=true']);
   });
 });
+
+describe('Logger on stdout (asynchronous, batched)', () => {
+  it('a lone line reaches stdout within the flush interval, not only at exit; lines buffered at exit are flushed', async () => {
+    const { spawn } = await import('node:child_process');
+    const { pathToFileURL } = await import('node:url');
+    const { join } = await import('node:path');
+    const src = pathToFileURL(join(process.cwd(), 'dist/src/obs/logger.js')).href;
+    const script = `import { Logger } from '${src}';
+      const l = new Logger('info', true);
+      l.info('early', { n: 1 });
+      setTimeout(() => { l.info('late', { n: 2 }); process.exit(0); }, 1500);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const t0 = Date.now();
+    const seen: { msg: string; at: number }[] = [];
+    let buf = '';
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        seen.push({ msg: (JSON.parse(buf.slice(0, i)) as { msg: string }).msg, at: Date.now() - t0 });
+        buf = buf.slice(i + 1);
+      }
+    });
+    await new Promise((r) => child.once('exit', r));
+    expect(seen.map((s) => s.msg)).toEqual(['early', 'late']);
+    expect(seen[0]!.at).toBeLessThan(1400); // before the process wrote 'late' and exited
+  }, 20_000);
+});
