@@ -10,6 +10,7 @@ import { watchCatalog } from './routing/reload.js';
 import { startSimulator, type Simulator } from './sim/server.js';
 import { SIM_ENV } from './sim/upstream-urls.js';
 import { createStore } from './store/index.js';
+import { defaultDbPath } from './store/memory/memory-store.js';
 
 /** `make run`: config -> store -> (dev simulator) -> gateway; graceful shutdown flushes settlement. */
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -60,7 +61,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     `svc gateway ready`,
     `  inference   http://${config.host}:${gw.port}  (/v1/chat/completions, /v1/completions, /v1/responses, /v1/messages[/count_tokens], /v1/models, /metrics, /healthz)`,
     `  dashboard   http://${config.host}:${dash.port}  (/api/auth, /api/keys, /api/credits, /api/spend, /api/webhooks, /api/notification-channels; origin ${dashOpts.origin})`,
-    `  store       ${config.store.kind === 'redis' ? `redis ${config.store.url.replace(/\/\/[^@]*@/, '//***@')}` : `memory (snapshot ${config.store.snapshotPath ?? 'off'})`}`,
+    `  store       ${config.store.kind === 'redis' ? `redis ${config.store.url.replace(/\/\/[^@]*@/, '//***@')}` : `embedded (${config.store.snapshotPath === null ? 'throwaway' : `LMDB ${defaultDbPath(config.store.snapshotPath)}`})`}`,
     `  providers   ${providers.join(', ')}`,
     `  models      ${config.models.length} (${simulated.length} served by the built-in simulator${sim ? ` at ${sim.url}` : ''})`,
     `  guardrails  ${config.guardrails.mode}`,
