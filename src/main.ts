@@ -1,3 +1,5 @@
+import { dirname, join } from 'node:path';
+import { replayJournal, SettlementJournal } from './billing/settlement-journal.js';
 import { loadConfig } from './config/load.js';
 import { ConfigError } from './config/fields.js';
 import { needsSimulator, seedDev, simulatedCatalog } from './dev/bootstrap.js';
@@ -9,6 +11,7 @@ import { Catalog } from './routing/catalog.js';
 import { watchCatalog } from './routing/reload.js';
 import { startSimulator, type Simulator } from './sim/server.js';
 import { SIM_ENV } from './sim/upstream-urls.js';
+import { DataDirLockedError, lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
 import { createStore } from './store/index.js';
 import { defaultDbPath } from './store/memory/memory-store.js';
 
@@ -25,18 +28,34 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     throw e;
   }
   const log = new Logger(config.log.level, config.log.json);
+  // State kept on this machine: the embedded store (beside its snapshot path) or, on Redis, the data dir.
+  const stateDir = config.store.kind === 'memory' ? (config.store.snapshotPath && dirname(config.store.snapshotPath)) : config.dataDir;
+  let lock: DataDirLock | null = null;
+  try {
+    lock = stateDir ? lockDataDir(stateDir) : null;
+  } catch (e) {
+    if (!(e instanceof DataDirLockedError)) throw e;
+    process.stderr.write(`svc: ${e.message}\n`);
+    process.exit(1);
+  }
   const store = await createStore(
     config.store.kind === 'redis'
       ? { kind: 'redis', url: config.store.url, commandTimeoutMs: config.store.commandTimeoutMs }
       : { kind: 'memory', snapshotPath: config.store.snapshotPath },
   );
+  // Settlement reaches this journal before a response's last byte; what a crash left unapplied is applied now.
+  const journal = stateDir ? new SettlementJournal(join(stateDir, 'journal')) : null;
+  if (journal) {
+    const r = await replayJournal(journal, (batch) => store.settle(batch));
+    if (r.replayed > 0) log.warn('settlement journal replayed', { entries: r.replayed, newly_applied: r.applied });
+  }
   let sim: Simulator | null = null;
   let simulated: string[] = [];
   if (config.dev.bootstrap && needsSimulator(config, env)) {
     sim = await startSimulator({ port: config.dev.simulatorPort, host: '127.0.0.1' });
     ({ models: config.models, simulated } = simulatedCatalog(config.models, env, sim.url));
   }
-  const gw = await startGateway(config, store, { env: sim ? { ...SIM_ENV, ...env } : env, logger: log });
+  const gw = await startGateway(config, store, { env: sim ? { ...SIM_ENV, ...env } : env, logger: log, journal });
   const dev = config.dev.bootstrap ? await seedDev(store, config) : null;
   const dashOpts = dashboardOptionsFromEnv(env, { host: config.host, port: config.dashboardPort });
   const secrets = secretBoxFor(config, env);
@@ -87,6 +106,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     await dash.close();
     await gw.close();
     await store.close();
+    lock?.release();
     await sim?.close();
     process.exit(0);
   };

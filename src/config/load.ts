@@ -99,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
     maxBodyBytes: r.int(top, 'maxBodyBytes', 'config', 4 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     maxJsonDepth: r.int(top, 'maxJsonDepth', 'config', 64, 4, 1024),
     store,
+    dataDir,
     models,
     aliases: readAliases(r, top.aliases as Json | undefined, 'aliases', top.models === undefined ? DEMO_ALIASES : [], models),
     defaultFallbacks: r.strList(top, 'defaultFallbacks', 'config', []),

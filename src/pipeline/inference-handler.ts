@@ -10,7 +10,7 @@ import { buildChain, type Candidate } from './chain.js';
 import { checkControlReferences, compressionVerdict, takeControlFields, takeMessageControls } from './control-fields.js';
 import type { GatewayDeps } from './deps.js';
 import { execute } from './execute.js';
-import { record, sendError, settle } from './finish.js';
+import { journalingSink, record, sendError, settle } from './finish.js';
 import type { FrontEnd } from './front-end.js';
 import { inspect, startInspection } from './inspect.js';
 import { parseJsonBody } from './json-body.js';
@@ -100,17 +100,18 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
         reasoningTokens: 0,
       });
       let outcome: 'ok' | 'aborted' | 'error' = 'ok';
+      const out = journalingSink(deps, st, fe.route, res); // settlement is on disk before the last byte leaves
       const idleMs = candidate.endpoint.timeouts?.idleMs ?? deps.config.upstream.idleMs;
       if (passthrough(candidate)) {
-        if (p.stream) outcome = await serveStream(st, res, candidate, response, p.clientWantsStreamUsage, fallback, reportModel, idleMs);
-        else await serveJson(st, res, candidate, response, fallback, reportModel);
+        if (p.stream) outcome = await serveStream(st, out, candidate, response, p.clientWantsStreamUsage, fallback, reportModel, idleMs);
+        else await serveJson(st, out, candidate, response, fallback, reportModel);
       } else {
         // The body names the model used: the alias the client asked for, else the model that answered.
         const model = route.alias ? route.alias.id : candidate.model.id;
         const base: EncodeContext = { model, requestId: st.id, created: Math.floor(st.at / 1000), streamUsage: p.clientWantsStreamUsage };
         const ctx = p.encodeContext ? p.encodeContext(base) : base;
-        if (p.stream) outcome = await serveCanonicalStream(st, res, candidate, response, fe.format, ctx, fallback, idleMs);
-        else await serveCanonicalJson(st, res, candidate, response, fe.format, ctx);
+        if (p.stream) outcome = await serveCanonicalStream(st, out, candidate, response, fe.format, ctx, fallback, idleMs);
+        else await serveCanonicalJson(st, out, candidate, response, fe.format, ctx);
       }
       if (outcome === 'ok' && st.usage) deps.health.completed(candidate.key, performance.now() - sentAt, st.usage.outputTokens);
       settle(deps, st, fe.route, outcome);
