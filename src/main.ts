@@ -56,7 +56,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     ({ models: config.models, simulated } = simulatedCatalog(config.models, env, sim.url));
   }
   const gw = await startGateway(config, store, { env: sim ? { ...SIM_ENV, ...env } : env, logger: log, journal });
-  const dev = config.dev.bootstrap ? await seedDev(store, config) : null;
+  const dev = config.dev.bootstrap ? await seedDev(store, config, stateDir ? join(stateDir, 'dev-key') : null) : null;
   const dashOpts = dashboardOptionsFromEnv(env, { host: config.host, port: config.dashboardPort });
   const secrets = secretBoxFor(config, env);
   if (!secrets.box) log.warn('webhook and channel secrets are stored unsealed: set SVC_SECRETS_KEY');

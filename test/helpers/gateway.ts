@@ -32,6 +32,8 @@ export interface TestGatewayOptions {
   store?: Store;
   /** Edits the resolved config before start (e.g. catalog changes). */
   patch?: (c: GatewayConfig) => void;
+  /** false: log lines are dropped instead of collected in `logs` (long runs measuring memory). */
+  keepLogs?: boolean;
 }
 
 /** A real uWS gateway on a free port in front of the simulator, with a funded org and a key. */
@@ -53,7 +55,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
   opts.patch?.(config);
   const store = opts.store ?? (await createStore({ kind: 'memory', snapshotPath: null }));
   const logs: string[] = [];
-  const logger = new Logger('info', true, (l) => logs.push(l));
+  const logger = new Logger('info', true, opts.keepLogs === false ? () => undefined : (l) => logs.push(l));
   const gw = await startGateway(config, store, { env: { ...SIM_ENV }, logger });
   const addOrg = async (id: string, creditUsd: number, patch: Partial<OrgRecord> = {}): Promise<void> => {
     await store.createOrg({

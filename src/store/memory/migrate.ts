@@ -25,8 +25,12 @@ export function initDatabase(dbs: StoreDbs, snapshotPath: string | null, ledgerC
   }
   const data = snapshotPath !== null && existsSync(snapshotPath) ? readSnapshot(snapshotPath) : null;
   const result: MigrationResult = { orgs: 0, keys: 0, ledgerEntries: 0 };
+  let migrated = false;
   dbs.root.transactionSync(() => {
+    // Re-checked under the write lock: another process (a gateway, the operator CLI) may have just done it.
+    if (dbs.meta.get('format') !== undefined) return;
     if (data !== null) {
+      migrated = true;
       for (const org of data.orgs) dbs.orgs.putSync(org.id, org);
       for (const team of data.teams) dbs.teams.putSync([team.orgId, team.id], team);
       for (const key of data.keys) {
@@ -59,7 +63,7 @@ export function initDatabase(dbs: StoreDbs, snapshotPath: string | null, ledgerC
     }
     dbs.meta.putSync('format', DB_FORMAT);
   });
-  if (data === null || snapshotPath === null) return null;
+  if (!migrated || snapshotPath === null) return null;
   // transactionSync commits and flushes before returning: the snapshot is set aside only once its copy is on disk.
   renameSync(snapshotPath, `${snapshotPath}.migrated`);
   return result;
