@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Pool } from 'undici';
@@ -21,8 +22,12 @@ const gc = runInNewContext('gc') as () => void;
 const WARMUP = 1_500;
 const MEASURED = Number(process.env.SVC_LEAK_REQUESTS ?? 5_000);
 const CONCURRENCY = 16;
-/** Allowed growth over MEASURED requests (heap after GC, and ArrayBuffer bytes): < 0.5 KB per request. */
-const BOUND_BYTES = Math.max(4 * 1024 * 1024, MEASURED * 512);
+/**
+ * Allowed growth over MEASURED requests (heap after GC, and ArrayBuffer bytes). What remains after the fixes
+ * is JIT code and feedback vectors (about 1 MiB, flat after warm-up, by heap-snapshot diff); 256 B per
+ * request of headroom still fails a leak a tenth the size of the one in the issue.
+ */
+const BOUND_BYTES = Math.max(2 * 1024 * 1024, MEASURED * 256);
 
 async function drive(t: TestGateway, pool: Pool, count: number): Promise<void> {
   let next = 0;
@@ -58,13 +63,17 @@ async function measure(t: TestGateway): Promise<{ heap: number; arrayBuffers: nu
   try {
     await drive(t, pool, WARMUP);
     const before = await settled();
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     await drive(t, pool, MEASURED);
+    loop.disable();
     const after = await settled();
     const growth = { heap: after.heapUsed - before.heapUsed, arrayBuffers: after.arrayBuffers - before.arrayBuffers, rss: after.rss - before.rss };
     process.stdout.write(
       `[memory ${t.store.kind}] ${MEASURED} requests: heap ${(before.heapUsed / 2 ** 20).toFixed(1)} -> ${(after.heapUsed / 2 ** 20).toFixed(1)} MiB, ` +
         `arrayBuffers ${(before.arrayBuffers / 2 ** 20).toFixed(1)} -> ${(after.arrayBuffers / 2 ** 20).toFixed(1)} MiB, ` +
-        `rss ${(before.rss / 2 ** 20).toFixed(0)} -> ${(after.rss / 2 ** 20).toFixed(0)} MiB\n`,
+        `rss ${(before.rss / 2 ** 20).toFixed(0)} -> ${(after.rss / 2 ** 20).toFixed(0)} MiB; ` +
+        `event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms\n`,
     );
     return growth;
   } finally {
