@@ -48,6 +48,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   if (journal) {
     const r = await replayJournal(journal, (batch) => store.settle(batch));
     if (r.replayed > 0) log.warn('settlement journal replayed', { entries: r.replayed, newly_applied: r.applied });
+    for (const x of r.refused) log.error('journaled settlement refused by the store; kept in the journal', { request_id: x.requestId, error: x.error });
   }
   let sim: Simulator | null = null;
   let simulated: string[] = [];

@@ -15,7 +15,7 @@
  */
 import { closeSync, fdatasync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SettlementEntry } from '../store/contract.js';
+import { StoreUnavailableError, type SettlementEntry } from '../store/contract.js';
 
 const SEGMENT_RE = /^settle-(\d+)\.jnl$/;
 /** A new segment is started once the current one holds this many bytes (so applied ones can be deleted). */
@@ -185,19 +185,36 @@ function readSegments(dir: string): { entries: (SettlementEntry & { segment: num
 
 /**
  * Applies what a previous process journaled and the store had not applied (before serving). Idempotent: the
- * store skips request ids it already has. Returns how many entries were newly applied.
+ * store skips request ids it already has. A batch the store rejects (not unavailability: that propagates and
+ * the start fails) is retried entry by entry; an entry the store still refuses stays in the journal, is
+ * reported in `refused`, and never blocks the start.
  */
 export async function replayJournal(
   journal: SettlementJournal,
   settle: (batch: SettlementEntry[]) => Promise<string[]>,
   batchSize = 256,
-): Promise<{ replayed: number; applied: number }> {
+): Promise<{ replayed: number; applied: number; refused: { requestId: string; error: string }[] }> {
   const entries = journal.recovered();
   let applied = 0;
+  const refused: { requestId: string; error: string }[] = [];
   for (let i = 0; i < entries.length; i += batchSize) {
     const batch = entries.slice(i, i + batchSize);
-    applied += (await settle(batch)).length;
-    journal.markApplied(batch.map((e) => e.requestId));
+    try {
+      applied += (await settle(batch)).length;
+      journal.markApplied(batch.map((e) => e.requestId));
+      continue;
+    } catch (e) {
+      if (e instanceof StoreUnavailableError) throw e;
+    }
+    for (const entry of batch) {
+      try {
+        applied += (await settle([entry])).length;
+        journal.markApplied([entry.requestId]);
+      } catch (e) {
+        if (e instanceof StoreUnavailableError) throw e;
+        refused.push({ requestId: entry.requestId, error: (e as Error).message });
+      }
+    }
   }
-  return { replayed: entries.length, applied };
+  return { replayed: entries.length, applied, refused };
 }

@@ -59,11 +59,29 @@ describe('SettlementJournal', () => {
     a.append(lost);
     await store.settle([applied]); // the batch reached the store, but the crash came before markApplied
     const b = new SettlementJournal(dir, { syncMs: 0 });
-    expect(await replayJournal(b, (batch) => store.settle(batch))).toEqual({ replayed: 2, applied: 1 });
+    expect(await replayJournal(b, (batch) => store.settle(batch))).toEqual({ replayed: 2, applied: 1, refused: [] });
     expect(await store.getBalance(org.id)).toEqual({ balance: 870, held: 0 });
     expect(b.pending).toBe(0);
     b.close();
     expect(files(dir)).toEqual([]);
+    await store.close();
+  });
+
+  it('an entry the store refuses stays in the journal and does not block the others or the start', async () => {
+    const store = new MemoryStore({ snapshotPath: null });
+    const [good, bad] = [settlement('o', 'k', { cost: 7 }), settlement('o', 'k', { cost: 1.5 })];
+    const a = new SettlementJournal(dir, { syncMs: 0 });
+    a.append(bad);
+    a.append(good);
+    const b = new SettlementJournal(dir, { syncMs: 0 });
+    const r = await replayJournal(b, (batch) => store.settle(batch));
+    expect(r).toMatchObject({ replayed: 2, applied: 1, refused: [{ requestId: bad.requestId }] });
+    expect(r.refused[0]?.error).toMatch(/cost must be a safe integer/);
+    expect(await store.getLedgerEntry('o', good.requestId)).not.toBeNull();
+    expect(b.pending).toBe(1);
+    b.close();
+    // Still there on the next start (with `good`, which shares its segment and which the store then skips).
+    expect(new SettlementJournal(dir, { syncMs: 0 }).recovered()).toEqual([bad, good]);
     await store.close();
   });
 
