@@ -4,10 +4,12 @@
  * each is atomic exactly like its Lua script on Redis. They never throw for an expected refusal: a thrown
  * error would abort the whole batch of callbacks committed with it; the caller turns the result into one.
  */
-import type { KeyRecord, LedgerEntry, OrgRecord, SettlementEntry, TeamRecord } from '../contract.js';
+import type { KeyRecord, LedgerEntry, OrgRecord, SettlementEntry, SpendGroup, TeamRecord } from '../contract.js';
 import type { NanoUsd } from '../../billing/money.js';
 import { spendTargets } from '../shared.js';
 import type { Account, Counter, StoreDbs } from './db.js';
+
+type SpendKey = [orgId: string, group: SpendGroup, value: string];
 
 export function emptyAccount(): Account {
   return { balance: 0, next: 0, first: 0 };
@@ -35,6 +37,8 @@ export function applyTopUp(dbs: StoreDbs, orgId: string, amount: NanoUsd, idempo
 export function applySettlements(dbs: StoreDbs, entries: readonly SettlementEntry[], cap: number): string[] {
   const applied: string[] = [];
   const accounts = new Map<string, Account>();
+  // Counters are read and written once per batch (a batch's entries mostly share key, model and day).
+  const counters = new Map<string, { key: SpendKey; c: Counter }>();
   for (const e of entries) {
     let acct = accounts.get(e.orgId);
     if (acct === undefined) accounts.set(e.orgId, (acct = accountOf(dbs, e.orgId)));
@@ -42,19 +46,23 @@ export function applySettlements(dbs: StoreDbs, entries: readonly SettlementEntr
     acct.balance -= e.cost;
     const entry: LedgerEntry = { ...e, balanceAfter: acct.balance };
     for (const [group, value] of spendTargets(e)) {
-      const key: [string, typeof group, string] = [e.orgId, group, value];
-      const c: Counter = dbs.spend.get(key) ?? { cost: 0, requests: 0, inputTokens: 0, outputTokens: 0 };
-      c.cost += e.cost;
-      c.requests += 1;
-      c.inputTokens += e.inputTokens;
-      c.outputTokens += e.outputTokens;
-      dbs.spend.putSync(key, c);
+      const id = `${e.orgId}\u0000${group}\u0000${value}`;
+      let slot = counters.get(id);
+      if (slot === undefined) {
+        const key: SpendKey = [e.orgId, group, value];
+        counters.set(id, (slot = { key, c: dbs.spend.get(key) ?? { cost: 0, requests: 0, inputTokens: 0, outputTokens: 0 } }));
+      }
+      slot.c.cost += e.cost;
+      slot.c.requests += 1;
+      slot.c.inputTokens += e.inputTokens;
+      slot.c.outputTokens += e.outputTokens;
     }
     dbs.ledger.putSync([e.orgId, acct.next], entry);
     dbs.ledgerByRequest.putSync([e.orgId, e.requestId], acct.next);
     acct.next += 1;
     applied.push(e.requestId);
   }
+  for (const { key, c } of counters.values()) dbs.spend.putSync(key, c);
   for (const [orgId, acct] of accounts) {
     trimLedger(dbs, orgId, acct, cap);
     dbs.accounts.putSync(orgId, acct);
