@@ -18,7 +18,9 @@ async function cli(argv: string[]): Promise<void> {
       await runSimCli(rest);
       return;
     case 'admin': {
-      // Same service code as the dashboard API. On the embedded store, run it while the gateway is stopped.
+      // Same service code as the dashboard API. On the embedded store this is safe beside a running gateway:
+      // both write through LMDB transactions (multi-process), and the gateway reads keys, balances and records
+      // from the database, so a key or credit created here is served at once and kept across restarts.
       const config = loadConfig();
       const store = await createStore(
         config.store.kind === 'redis'

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SettlementQueue } from './billing/settlement.js';
+import type { SettlementJournal } from './billing/settlement-journal.js';
 import { GUARD_CATEGORIES, type GatewayConfig, type GuardCategory } from './config/schema.js';
 import { GatewayError } from './errors/gateway-error.js';
 import { Logger } from './obs/logger.js';
@@ -56,7 +57,7 @@ async function resolveThresholds(config: GatewayConfig, pool: WorkerPool, log: L
 export async function startGateway(
   config: GatewayConfig,
   store: Store,
-  opts: { env?: NodeJS.ProcessEnv; logger?: Logger } = {},
+  opts: { env?: NodeJS.ProcessEnv; logger?: Logger; journal?: SettlementJournal | null } = {},
 ): Promise<Gateway> {
   const log = opts.logger ?? new Logger(config.log.level, config.log.json);
   const metrics = new Metrics();
@@ -71,7 +72,7 @@ export async function startGateway(
     log,
   );
   healthSync.start(config.health.syncMs);
-  const settlement = new SettlementQueue(store, config.settlement, log, () => metrics.settlementFailures.inc());
+  const settlement = new SettlementQueue(store, { ...config.settlement, journal: opts.journal ?? null }, log, () => metrics.settlementFailures.inc());
   metrics.gauges.push(() => health.renderMetrics());
   metrics.gauge('svc_settlement_pending', 'Settlement entries queued.', () => settlement.pending);
   const deps: GatewayDeps = {

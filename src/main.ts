@@ -1,3 +1,5 @@
+import { dirname, join } from 'node:path';
+import { replayJournal, SettlementJournal } from './billing/settlement-journal.js';
 import { loadConfig } from './config/load.js';
 import { missingCredentials, type MissingCredential } from './config/credentials.js';
 import { ConfigError } from './config/fields.js';
@@ -24,6 +26,8 @@ function fail(message: string): never {
   process.stderr.write(`svc: ${message}\n`);
   process.exit(1);
 }
+import { DataDirLockedError, lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
+import { defaultDbPath } from './store/memory/memory-store.js';
 
 /** `make run`: config -> store -> (dev simulator) -> gateway; graceful shutdown flushes settlement. */
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -68,6 +72,18 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     throw e;
   }
   const log = new Logger(config.log.level, config.log.json);
+  // State kept on this machine: the embedded store (beside its snapshot path) or, on Redis, the data dir.
+  const stateDir = config.store.kind === 'memory' ? (config.store.snapshotPath && dirname(config.store.snapshotPath)) : config.dataDir;
+  // Each of SVC_PROCESSES' processes (Redis store only) keeps its own lock and settlement journal.
+  const ownDir = stateDir && index !== null ? join(stateDir, `process-${index}`) : stateDir;
+  let lock: DataDirLock | null = null;
+  try {
+    lock = ownDir ? lockDataDir(ownDir) : null;
+  } catch (e) {
+    if (!(e instanceof DataDirLockedError)) throw e;
+    process.stderr.write(`svc: ${e.message}\n`);
+    process.exit(1);
+  }
   let store;
   try {
     store = await createStore(
@@ -84,6 +100,13 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     }
     throw e;
   }
+  // Settlement reaches this journal before a response's last byte; what a crash left unapplied is applied now.
+  const journal = ownDir ? new SettlementJournal(join(ownDir, 'journal')) : null;
+  if (journal) {
+    const r = await replayJournal(journal, (batch) => store.settle(batch));
+    if (r.replayed > 0) log.warn('settlement journal replayed', { entries: r.replayed, newly_applied: r.applied });
+    for (const x of r.refused) log.error('journaled settlement refused by the store; kept in the journal', { request_id: x.requestId, error: x.error });
+  }
   // Named before the simulator re-points anything: the variables an operator must set for real upstreams.
   const unsetCredentials = missingCredentials(config.models, env);
   let sim: Simulator | null = null;
@@ -92,8 +115,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     sim = await startSimulator({ port: config.dev.simulatorPort, host: '127.0.0.1' });
     ({ models: config.models, simulated } = simulatedCatalog(config.models, env, sim.url));
   }
-  const gw = await startGateway(config, store, { env: sim ? { ...SIM_ENV, ...env } : env, logger: log });
-  const dev = config.dev.bootstrap ? await seedDev(store, config) : null;
+  const gw = await startGateway(config, store, { env: sim ? { ...SIM_ENV, ...env } : env, logger: log, journal });
+  const dev = config.dev.bootstrap ? await seedDev(store, config, stateDir ? join(stateDir, 'dev-key') : null) : null;
   const secrets = secretBoxFor(config, env);
   if (!secrets.box) log.warn('webhook and channel secrets are stored unsealed: set SVC_SECRETS_KEY');
   const dash = await startDashboard({ config, store, logger: log, secretBox: secrets.box }, dashOpts);
@@ -119,7 +142,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     `svc gateway ready`,
     `  inference   http://${config.host}:${gw.port}  (/v1/chat/completions, /v1/completions, /v1/responses, /v1/messages[/count_tokens], /v1/models, /metrics, /healthz)`,
     `  dashboard   http://${config.host}:${dash.port}  (/api/auth, /api/keys, /api/credits, /api/spend, /api/webhooks, /api/notification-channels; origin ${dashOpts.origin})`,
-    `  store       ${config.store.kind === 'redis' ? `redis ${redact(config.store.url)}` : `memory (snapshot ${config.store.snapshotPath ?? 'off'})`}`,
+    `  store       ${config.store.kind === 'redis' ? `redis ${redact(config.store.url)}` : `embedded (${config.store.snapshotPath === null ? 'throwaway' : `LMDB ${defaultDbPath(config.store.snapshotPath)}`})`}`,
     `  providers   ${providers.join(', ')}`,
     `  models      ${config.models.length} (${simulated.length} served by the built-in simulator${sim ? ` at ${sim.url}` : ''})`,
     catalogLine(env, config.models),
@@ -154,6 +177,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     await dash.close();
     await gw.close();
     await store.close();
+    lock?.release();
     await sim?.close();
     process.exit(0);
   };

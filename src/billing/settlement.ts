@@ -1,10 +1,15 @@
 import type { Logger } from '../obs/logger.js';
 import { StoreUnavailableError, type SettlementEntry, type Store } from '../store/contract.js';
+import type { SettlementJournal } from './settlement-journal.js';
 
 /**
  * Settlement is queued and flushed in batches (size- and time-bound). A failed flush keeps its entries and
  * retries with backoff: the Store applies each request id once, so a retry can never double-charge.
  * close() flushes everything still queued (graceful shutdown).
+ *
+ * With a journal (settlement-journal.ts) every entry is written to local disk synchronously when it is
+ * queued (and provisionally, by `journal()`, before a response's last byte), so a crash loses no entry: the
+ * next start replays what the store had not applied.
  */
 export class SettlementQueue {
   #queue: SettlementEntry[] = [];
@@ -17,7 +22,7 @@ export class SettlementQueue {
 
   constructor(
     private readonly store: Store,
-    private readonly opts: { batchSize: number; flushMs: number },
+    private readonly opts: { batchSize: number; flushMs: number; journal?: SettlementJournal | null },
     private readonly log: Logger,
     private readonly onFailure: () => void = () => {},
   ) {}
@@ -26,7 +31,21 @@ export class SettlementQueue {
     return this.#queue.length;
   }
 
+  /** Whether entries reach a local durable journal before they are queued. */
+  get journaled(): boolean {
+    return (this.opts.journal ?? null) !== null;
+  }
+
+  /**
+   * Records an entry durably without queueing it: called as a response ends, before its last byte leaves,
+   * with the cost already known. enqueue() later records the final entry (same request id; the last wins).
+   */
+  journal(entry: SettlementEntry): void {
+    this.opts.journal?.append(entry);
+  }
+
   enqueue(entry: SettlementEntry): void {
+    this.opts.journal?.append(entry);
     this.#queue.push(entry);
     // After close() (a request that outlived the shutdown grace) there is no timer left: flush at once.
     if (this.#closed || this.#queue.length >= this.opts.batchSize) void this.flush();
@@ -55,6 +74,7 @@ export class SettlementQueue {
       const batch = this.#queue.splice(0, this.opts.batchSize);
       try {
         await this.store.settle(batch);
+        this.opts.journal?.markApplied(batch.map((e) => e.requestId));
         this.#backoffMs = 0;
         this.#notify(batch);
       } catch (e) {
@@ -93,6 +113,7 @@ export class SettlementQueue {
     for (const entry of batch) {
       try {
         await this.store.settle([entry]);
+        this.opts.journal?.markApplied([entry.requestId]);
       } catch (e) {
         if (e instanceof StoreUnavailableError) {
           this.#queue.unshift(entry);
@@ -119,7 +140,11 @@ export class SettlementQueue {
       if (this.#queue.length > 0) await new Promise((r) => setTimeout(r, 200));
     }
     if (this.#queue.length > 0) {
-      this.log.error('settlement entries could not be flushed at shutdown', { pending: this.#queue.length });
+      this.log.error('settlement entries could not be flushed at shutdown', {
+        pending: this.#queue.length,
+        journal: this.opts.journal ? `kept in ${this.opts.journal.dir}; replayed on the next start` : 'none: they are lost',
+      });
     }
+    this.opts.journal?.close();
   }
 }

@@ -106,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
     maxBodyBytes: r.int(top, 'maxBodyBytes', 'config', 4 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     maxJsonDepth: r.int(top, 'maxJsonDepth', 'config', 64, 4, 1024),
     store,
+    dataDir,
     models,
     aliases: extendsBuiltin
       ? mergeById(DEMO_ALIASES, readAliases(r, top.aliases as Json | undefined, 'aliases', [], models))

@@ -83,6 +83,8 @@ export interface GatewayConfig {
   /** Maximum JSON nesting depth; deeper gives 400. */
   maxJsonDepth: number;
   store: StoreConfig;
+  /** SVC_DATA_DIR (default .svc-data): the embedded store, the settlement journal, the gateway lock. */
+  dataDir: string;
   models: ModelConfig[];
   aliases: AliasConfig[];
   /** Organization default fallback chains are per org in the Store; this is the default for new orgs. */

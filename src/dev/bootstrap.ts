@@ -1,3 +1,5 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { GatewayConfig, ModelConfig } from '../config/schema.js';
 import { usdToNano } from '../billing/money.js';
 import { hashKey } from '../pipeline/authenticate.js';
@@ -32,12 +34,29 @@ export function needsSimulator(config: GatewayConfig, env: NodeJS.ProcessEnv): b
   return config.models.some((m) => m.endpoints.some((ep) => ep.apiKeyEnv !== null && !env[ep.apiKeyEnv]));
 }
 
+/** The dev key's plaintext, kept only in a 0600 file in the data directory (never in the store). */
+function readDevKey(path: string): string | null {
+  if (!existsSync(path)) return null;
+  chmodSync(path, 0o600); // a copied or hand-edited file must not stay readable by other users
+  const value = readFileSync(path, 'utf8').trim();
+  return value.length > 0 ? value : null;
+}
+
+function writeDevKey(path: string, value: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, value + '\n', { mode: 0o600 });
+  renameSync(tmp, path);
+}
+
 /**
  * Seeds the dev organization with credit (once: the top-up is idempotent) and issues a dev key. With
- * SVC_DEV_KEY the key value is pinned; otherwise a fresh key is minted at every start and the previous dev
- * key is revoked (its plaintext cannot be shown again: only hashes are stored).
+ * SVC_DEV_KEY the key value is pinned. Otherwise the key is kept across restarts of the same data directory:
+ * its plaintext lives only in `keyFile` (mode 0600, beside the store; the store keeps the hash), and a new
+ * key is minted (and the previous dev key revoked) only when that file is missing or its key is no longer
+ * active. keyFile null (a throwaway store) mints a fresh key every start.
  */
-export async function seedDev(store: Store, config: GatewayConfig): Promise<{ orgId: string; key: string }> {
+export async function seedDev(store: Store, config: GatewayConfig, keyFile: string | null = null): Promise<{ orgId: string; key: string }> {
   if (!(await store.getOrg(DEV_ORG_ID))) {
     const org: OrgRecord = {
       id: DEV_ORG_ID,
@@ -55,10 +74,16 @@ export async function seedDev(store: Store, config: GatewayConfig): Promise<{ or
   await store.topUp(DEV_ORG_ID, usdToNano(config.dev.creditUsd), 'dev-seed');
   const pinned = config.dev.key;
   if (pinned && (await store.getKeyByHash(hashKey(pinned)))) return { orgId: DEV_ORG_ID, key: pinned };
+  if (!pinned && keyFile !== null) {
+    const kept = readDevKey(keyFile);
+    const record = kept === null ? null : await store.getKeyByHash(hashKey(kept));
+    if (kept !== null && record?.orgId === DEV_ORG_ID && record.status === 'active') return { orgId: DEV_ORG_ID, key: kept };
+  }
   for (const k of await store.listKeys(DEV_ORG_ID)) {
     if (k.name === DEV_KEY_NAME && k.status === 'active') await store.updateKey(DEV_ORG_ID, k.id, { status: 'revoked' });
   }
   const value = pinned ?? newKeyValue();
   await store.createKey(keyRecord(DEV_ORG_ID, DEV_KEY_NAME, value));
+  if (!pinned && keyFile !== null) writeDevKey(keyFile, value);
   return { orgId: DEV_ORG_ID, key: value };
 }

@@ -1,18 +1,19 @@
 import { billedTokens } from '../billing/price.js';
 import { isGatewayError, GatewayError } from '../errors/gateway-error.js';
 import { errorBodyFor } from '../formats/error-body.js';
-import type { ResponseSink } from '../server/types.js';
+import type { HeaderList, ResponseSink } from '../server/types.js';
+import type { SettlementEntry } from '../store/contract.js';
 import type { GatewayDeps } from './deps.js';
 import { commonHeaders, latencyOf } from './response-headers.js';
 import type { RequestState } from './state.js';
 
-/** Queues the settlement of a served (or partly served) request: exact cost from actual usage. */
-export function settle(deps: GatewayDeps, st: RequestState, endpoint: string, status: 'ok' | 'error' | 'aborted'): void {
+type Outcome = 'ok' | 'error' | 'aborted';
+
+function settlementEntry(st: RequestState, endpoint: string, status: Outcome): SettlementEntry | null {
   const p = st.principal;
-  if (!p || !st.servedModel) return;
+  if (!p || !st.servedModel) return null;
   const u = st.usage ?? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
-  const cost = st.cost ?? 0;
-  deps.settlement.enqueue({
+  return {
     requestId: st.id,
     orgId: p.org.id,
     keyId: p.key.id,
@@ -20,7 +21,7 @@ export function settle(deps: GatewayDeps, st: RequestState, endpoint: string, st
     user: st.user,
     model: st.servedModel,
     requestedModel: st.requestedModel ?? st.servedModel,
-    cost,
+    cost: st.cost ?? 0,
     inputTokens: u.inputTokens,
     outputTokens: u.outputTokens,
     cacheReadTokens: u.cacheReadTokens,
@@ -33,7 +34,16 @@ export function settle(deps: GatewayDeps, st: RequestState, endpoint: string, st
     endpoint,
     latencyMs: latencyOf(st),
     at: st.at,
-  });
+  };
+}
+
+/** Queues the settlement of a served (or partly served) request: exact cost from actual usage. */
+export function settle(deps: GatewayDeps, st: RequestState, endpoint: string, status: Outcome): void {
+  const entry = settlementEntry(st, endpoint, status);
+  if (entry === null || !st.servedModel) return;
+  const u = st.usage ?? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
+  const cost = entry.cost;
+  deps.settlement.enqueue(entry);
   deps.metrics.costNano.inc({ model: st.servedModel }, cost);
   deps.metrics.tokens.inc({ model: st.servedModel, kind: 'input' }, u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens);
   deps.metrics.tokens.inc({ model: st.servedModel, kind: 'output' }, u.outputTokens);
@@ -73,4 +83,38 @@ export function record(deps: GatewayDeps, st: RequestState, route: string): void
     // A failure behind an unset credential variable names it, so the operator knows what to export.
     credential_unset: st.status >= 400 && st.unsetCredentials.length > 0 ? st.unsetCredentials.join(', ') : undefined,
   });
+}
+
+/**
+ * The response sink a served request writes to when settlement is journaled: the call that ends the response
+ * (send, or end of a stream) first records the settlement entry durably, with the cost already priced, so a
+ * crash after the client has its last byte cannot leave the answer unbilled. settle() records the final
+ * entry (its outcome) afterwards; the journal keeps the last record per request id.
+ */
+export function journalingSink(deps: GatewayDeps, st: RequestState, endpoint: string, res: ResponseSink): ResponseSink {
+  if (!deps.settlement.journaled) return res;
+  const journal = (): void => {
+    const entry = settlementEntry(st, endpoint, 'ok');
+    if (entry !== null) deps.settlement.journal(entry);
+  };
+  return {
+    get aborted() {
+      return res.aborted;
+    },
+    get backpressureEvents() {
+      return res.backpressureEvents;
+    },
+    onAbort: (cb) => res.onAbort(cb),
+    send(status: number, headers: HeaderList, body: string | Uint8Array) {
+      journal();
+      res.send(status, headers, body);
+    },
+    begin: (status, headers) => res.begin(status, headers),
+    write: (chunk) => res.write(chunk),
+    drained: () => res.drained(),
+    end(chunk?: string | Uint8Array) {
+      journal();
+      res.end(chunk);
+    },
+  };
 }

@@ -9,7 +9,7 @@ import type { Candidate } from './chain.js';
 import { decodeStage, jsonContentType } from './decode-stage.js';
 import type { GatewayDeps } from './deps.js';
 import { execute, type Answer } from './execute.js';
-import { record, sendError, settle } from './finish.js';
+import { journalingSink, record, sendError, settle } from './finish.js';
 import { TextFlow } from './flow.js';
 import type { FrontEnd } from './front-end.js';
 import { inspectStage, startInspectionStage } from './inspect.js';
@@ -108,20 +108,21 @@ async function serve(
     reasoningTokens: 0,
   });
   let outcome: 'ok' | 'aborted' | 'error' = 'ok';
+  const out = journalingSink(deps, st, fe.route, res); // settlement is on disk before the last byte leaves
   try {
     const idleMs = candidate.endpoint.timeouts?.idleMs ?? deps.config.upstream.idleMs;
     const alias = f.resolved.alias;
     if (passthrough(f, candidate)) {
       // A router alias reports itself as the body's model (spliced into the passthrough bytes).
       const reportModel = alias ? alias.id : null;
-      if (p.stream) outcome = await serveStream(st, res, candidate, response, p.clientWantsStreamUsage, fallback, reportModel, idleMs);
-      else await serveJson(st, res, candidate, response, fallback, reportModel);
+      if (p.stream) outcome = await serveStream(st, out, candidate, response, p.clientWantsStreamUsage, fallback, reportModel, idleMs);
+      else await serveJson(st, out, candidate, response, fallback, reportModel);
     } else {
       // The body names the model used: the alias the client asked for, else the model that answered.
       const base: EncodeContext = { model: alias ? alias.id : candidate.model.id, requestId: st.id, created: Math.floor(st.at / 1000), streamUsage: p.clientWantsStreamUsage };
       const ctx = p.encodeContext ? p.encodeContext(base) : base;
-      if (p.stream) outcome = await serveCanonicalStream(st, res, candidate, response, fe.format, ctx, fallback, idleMs);
-      else await serveCanonicalJson(st, res, candidate, response, fe.format, ctx);
+      if (p.stream) outcome = await serveCanonicalStream(st, out, candidate, response, fe.format, ctx, fallback, idleMs);
+      else await serveCanonicalJson(st, out, candidate, response, fe.format, ctx);
     }
   } catch (err) {
     if (st.status === 0) {

@@ -1,12 +1,13 @@
 /**
- * Store factory: the embedded memory store (single node, msgpackr snapshot) or Redis (many nodes).
+ * Store factory: the embedded store (single node, LMDB database + bounded in-memory hot state) or Redis
+ * (many nodes).
  */
 import type { Store } from './contract.js';
 import { MemoryStore } from './memory/memory-store.js';
 import { RedisStore } from './redis/redis-store.js';
 
 export type StoreOptions =
-  | { kind: 'memory'; snapshotPath: string | null; ledgerCap?: number }
+  | { kind: 'memory'; snapshotPath: string | null; dbPath?: string; ledgerCap?: number }
   | { kind: 'redis'; url: string; commandTimeoutMs?: number; connectTimeoutMs?: number; ledgerCap?: number };
 
 /** Redis: resolves once connected and every script is loaded; rejects with StoreUnavailableError otherwise. */

@@ -34,6 +34,8 @@ export interface TestGatewayOptions {
   patch?: (c: GatewayConfig) => void;
   /** Environment the gateway reads (merged over the simulator URLs and SVC_METRICS_TOKEN=METRICS_TOKEN). */
   env?: Record<string, string | undefined>;
+  /** false: log lines are dropped instead of collected in `logs` (long runs measuring memory). */
+  keepLogs?: boolean;
 }
 
 /** The bearer token test gateways require on GET /metrics. */
@@ -58,7 +60,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
   opts.patch?.(config);
   const store = opts.store ?? (await createStore({ kind: 'memory', snapshotPath: null }));
   const logs: string[] = [];
-  const logger = new Logger('info', true, (l) => logs.push(l));
+  const logger = new Logger('info', true, opts.keepLogs === false ? () => undefined : (l) => logs.push(l));
   const gw = await startGateway(config, store, { env: { ...SIM_ENV, SVC_METRICS_TOKEN: METRICS_TOKEN, ...opts.env }, logger });
   const addOrg = async (id: string, creditUsd: number, patch: Partial<OrgRecord> = {}): Promise<void> => {
     await store.createOrg({

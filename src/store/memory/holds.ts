@@ -1,6 +1,8 @@
 /**
- * One organization's credit for the memory store, mirroring lua/hold.lua and lua/lib/holds.lua: balance,
- * applied top-up keys, and holds (each with an expiry and the budget scopes it counts against).
+ * One organization's holds for the embedded store, mirroring lua/hold.lua and lua/lib/holds.lua: each hold
+ * has an expiry and the budget scopes it counts against. Holds are hot state: they live only in memory,
+ * bounded by the requests in flight (every hold ends by settlement, release or expiry); the balance they are
+ * checked against is durable and read from the database by the caller.
  */
 import type { BudgetScope, HoldResult } from '../contract.js';
 import type { NanoUsd } from '../../billing/money.js';
@@ -15,9 +17,7 @@ export function scopeKey(source: string, id: string): string {
   return `${source}:${id}`;
 }
 
-export class OrgCredit {
-  balance: NanoUsd = 0;
-  readonly topUps = new Set<string>();
+export class OrgHolds {
   #held: NanoUsd = 0;
   readonly #holds = new Map<string, Hold>();
   /** Held amount per budget scope (`key:<id>`, `team:<id>`). */
@@ -36,12 +36,6 @@ export class OrgCredit {
     return this.#holds.has(rid);
   }
 
-  topUp(amount: NanoUsd, idempotencyKey: string): void {
-    if (this.topUps.has(idempotencyKey)) return;
-    this.topUps.add(idempotencyKey);
-    this.balance += amount;
-  }
-
   /** Drops holds whose expiry is at or before `now` (a dead node cannot pin credit forever). */
   purge(now: number): void {
     if (now < this.#nextExpiry) return;
@@ -54,10 +48,11 @@ export class OrgCredit {
   }
 
   /**
-   * Places a hold. `spentOf` gives the settled spend of a budget scope. `settled` short-circuits a hold
-   * for a request that was already charged (idempotency across hold/settle).
+   * Places a hold against `balance`. `spentOf` gives the settled spend of a budget scope. `settled`
+   * short-circuits a hold for a request that was already charged (idempotency across hold/settle).
    */
   hold(
+    balance: NanoUsd,
     rid: string,
     amount: NanoUsd,
     now: number,
@@ -67,7 +62,7 @@ export class OrgCredit {
     settled: boolean,
   ): HoldResult {
     this.purge(now);
-    const available = this.balance - this.#held;
+    const available = balance - this.#held;
     if (settled || this.#holds.has(rid)) return { ok: true, available };
     if (amount > available) return { ok: false, source: 'plan', available };
     for (const b of budgets) {

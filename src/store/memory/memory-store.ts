@@ -1,9 +1,16 @@
 /**
- * The embedded single-node Store. Every method runs to completion without awaiting, so each one is atomic
- * exactly like its Lua script on Redis. Records are copied in and out so callers never share our objects.
+ * The embedded single-node Store. Durable state (orgs, teams, keys, balances, top-up keys, spend, ledger, kv)
+ * lives in an LMDB database written incrementally by transactions that commit off the event loop (db.ts,
+ * durable.ts); only hot state (rate windows, concurrency leases, credit holds, hit counters) is in memory,
+ * bounded by what is in flight or inside its window. Nothing is ever re-serialised as a whole.
+ *
+ * Atomicity: every mutation of durable state is one LMDB transaction; in-memory hot state changes
+ * synchronously. A settlement releases its hold only after its debit is committed, so a concurrent hold
+ * may briefly see both (less credit available, never more).
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type {
   AdmitRequest,
   AdmitResult,
@@ -25,6 +32,7 @@ import type { NanoUsd } from '../../billing/money.js';
 import {
   assertInt,
   assertTtl,
+  getOr,
   KEY_PATCH_FIELDS,
   LEDGER_CAP,
   ledgerLimit,
@@ -32,277 +40,287 @@ import {
   pickPatch,
   sortByCreated,
   sortRows,
-  spendTargets,
   validateEntry,
   WINDOW_MS,
   type KeyPatch,
   type OrgPatch,
 } from '../shared.js';
-import { readSnapshot, SnapshotWriter } from './snapshot.js';
-import type { OrgBook } from './ledger.js';
-import { MemoryState } from './state.js';
+import { openDbs, orgValues, RANGE_END, type StoreDbs } from './db.js';
+import { accountOf, applySettlements, applyTopUp, changeSet, insertKey, insertOrg, insertTeam, type CreateResult } from './durable.js';
+import { OrgHolds } from './holds.js';
+import { HitCounters } from './kv.js';
+import { Limiter } from './limiter.js';
+import { initDatabase, type MigrationResult } from './migrate.js';
 
 export interface MemoryStoreOptions {
-  /** msgpackr snapshot file; null keeps everything in memory only (tests, throwaway runs). */
+  /**
+   * Where the store lives: the LMDB database is the file `store.lmdb` (and its `store.lmdb-lock`) beside this path, and a msgpackr
+   * snapshot found at this path (the former format) is migrated into it on first start. null keeps
+   * everything in a throwaway database that close() removes (tests).
+   */
   snapshotPath: string | null;
-  /** Called when a background snapshot write fails (default: a process warning). */
-  onSnapshotError?: (err: unknown) => void;
+  /** Database directory; default `store.lmdb` beside snapshotPath. */
+  dbPath?: string;
   /** Ledger entries (and settle idempotency markers) kept per org; default LEDGER_CAP. */
   ledgerCap?: number;
 }
 
-/** Delay before a snapshot after a top-up or a key/org/team change: acknowledged changes must survive. */
-const CRITICAL_SAVE_MS = 50;
-/** Settlement and kv change state too, but in a steady stream; saving them once a second bounds the cost. */
-const LAZY_SAVE_MS = 1_000;
+export function defaultDbPath(snapshotPath: string): string {
+  return join(dirname(snapshotPath), 'store.lmdb');
+}
 
-const copy = <T>(v: T): T => structuredClone(v);
+function created(result: CreateResult, what: string): void {
+  if (result === 'duplicate-hash') throw new Error('duplicate key hash');
+  if (result === 'exists') throw new Error(`${what} already exists`);
+}
 
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const;
-  readonly #s: MemoryState;
-  readonly #writer: SnapshotWriter | null = null;
+  /** What the first start migrated from a snapshot (null when there was nothing to migrate). */
+  readonly migrated: MigrationResult | null;
+  readonly #dbs: StoreDbs;
+  readonly #throwaway: string | null;
+  readonly #ledgerCap: number;
+  readonly #holds = new Map<string, OrgHolds>();
+  readonly #limiter = new Limiter();
+  readonly #hits = new HitCounters();
   readonly #sweeper: NodeJS.Timeout;
   #closed = false;
 
   constructor(opts: MemoryStoreOptions) {
-    this.#s = new MemoryState(opts.ledgerCap ?? LEDGER_CAP);
-    if (opts.snapshotPath !== null) {
-      const onError = opts.onSnapshotError ?? ((err: unknown) => process.emitWarning(`memory store snapshot: ${String(err)}`));
-      mkdirSync(dirname(opts.snapshotPath), { recursive: true });
-      const data = readSnapshot(opts.snapshotPath);
-      if (data !== null) this.#s.restore(data);
-      this.#writer = new SnapshotWriter(opts.snapshotPath, () => this.#s.toSnapshot(), onError);
-    }
-    this.#sweeper = setInterval(() => this.#s.sweep(Date.now()), WINDOW_MS).unref();
+    this.#ledgerCap = opts.ledgerCap ?? LEDGER_CAP;
+    const path = opts.dbPath ?? (opts.snapshotPath === null ? null : defaultDbPath(opts.snapshotPath));
+    this.#throwaway = path === null ? mkdtempSync(join(tmpdir(), 'svc-store-')) : null;
+    if (path !== null) mkdirSync(dirname(path), { recursive: true });
+    this.#dbs = openDbs(path ?? join(this.#throwaway ?? '', 'store.lmdb'), { durable: path !== null });
+    this.migrated = initDatabase(this.#dbs, opts.snapshotPath, this.#ledgerCap);
+    this.#sweeper = setInterval(() => this.#sweep(Date.now()), WINDOW_MS).unref();
   }
 
   // --- organizations, teams -----------------------------------------------------------------------------
   async createOrg(org: OrgRecord): Promise<void> {
-    if (this.#s.orgs.has(org.id)) throw new Error(`org ${org.id} already exists`);
-    this.#s.orgs.set(org.id, copy(org));
-    this.#save(CRITICAL_SAVE_MS);
+    created(await this.#dbs.root.transaction(() => insertOrg(this.#dbs, org)), `org ${org.id}`);
   }
 
   async getOrg(orgId: string): Promise<OrgRecord | null> {
-    const org = this.#s.orgs.get(orgId);
-    return org === undefined ? null : copy(org);
+    return this.#dbs.orgs.get(orgId) ?? null;
   }
 
   async updateOrg(orgId: string, patch: OrgPatch): Promise<OrgRecord | null> {
-    const org = this.#s.orgs.get(orgId);
-    if (org === undefined) return null;
-    const next = { ...org, ...copy(pickPatch(patch, ORG_PATCH_FIELDS)) };
-    this.#s.orgs.set(orgId, next);
-    this.#save(CRITICAL_SAVE_MS);
-    return copy(next);
+    const fields = pickPatch(patch, ORG_PATCH_FIELDS);
+    return this.#dbs.root.transaction(() => {
+      const org = this.#dbs.orgs.get(orgId);
+      if (org === undefined) return null;
+      const next = { ...org, ...fields };
+      this.#dbs.orgs.putSync(orgId, next);
+      return next;
+    });
   }
 
   async listOrgs(): Promise<OrgRecord[]> {
-    return sortByCreated([...this.#s.orgs.values()].map(copy));
+    return sortByCreated([...this.#dbs.orgs.getRange()].map((e) => e.value));
   }
 
   async createTeam(team: TeamRecord): Promise<void> {
-    const teams = this.#s.teamsOf(team.orgId);
-    if (teams.has(team.id)) throw new Error(`team ${team.id} already exists`);
-    teams.set(team.id, copy(team));
-    this.#save(CRITICAL_SAVE_MS);
+    created(await this.#dbs.root.transaction(() => insertTeam(this.#dbs, team)), `team ${team.id}`);
   }
 
   async getTeam(orgId: string, teamId: string): Promise<TeamRecord | null> {
-    const team = this.#s.teams.get(orgId)?.get(teamId);
-    return team === undefined ? null : copy(team);
+    return this.#dbs.teams.get([orgId, teamId]) ?? null;
   }
 
   async listTeams(orgId: string): Promise<TeamRecord[]> {
-    return sortByCreated([...(this.#s.teams.get(orgId)?.values() ?? [])].map(copy));
+    return sortByCreated([...orgValues(this.#dbs.teams, orgId)]);
   }
 
   // --- keys ---------------------------------------------------------------------------------------------
   async createKey(key: KeyRecord): Promise<void> {
-    if (this.#s.keyByHash.has(key.hash)) throw new Error('duplicate key hash');
-    const keys = this.#s.keysOf(key.orgId);
-    if (keys.has(key.id)) throw new Error(`key ${key.id} already exists`);
-    keys.set(key.id, copy(key));
-    this.#s.keyByHash.set(key.hash, { orgId: key.orgId, keyId: key.id });
-    this.#save(CRITICAL_SAVE_MS);
+    created(await this.#dbs.root.transaction(() => insertKey(this.#dbs, key)), `key ${key.id}`);
   }
 
   async getKeyByHash(hash: string): Promise<KeyRecord | null> {
-    const ref = this.#s.keyByHash.get(hash);
-    return ref === undefined ? null : this.getKey(ref.orgId, ref.keyId);
+    const ref = this.#dbs.keyByHash.get(hash);
+    return ref === undefined ? null : this.getKey(ref[0], ref[1]);
   }
 
   async getKey(orgId: string, keyId: string): Promise<KeyRecord | null> {
-    const key = this.#s.keys.get(orgId)?.get(keyId);
-    return key === undefined ? null : copy(key);
+    return this.#dbs.keys.get([orgId, keyId]) ?? null;
   }
 
   async listKeys(orgId: string): Promise<KeyRecord[]> {
-    return sortByCreated([...(this.#s.keys.get(orgId)?.values() ?? [])].map(copy));
+    return sortByCreated([...orgValues(this.#dbs.keys, orgId)]);
   }
 
   async updateKey(orgId: string, keyId: string, patch: KeyPatch): Promise<KeyRecord | null> {
-    const keys = this.#s.keys.get(orgId);
-    const key = keys?.get(keyId);
-    if (keys === undefined || key === undefined) return null;
-    const next = { ...key, ...pickPatch(patch, KEY_PATCH_FIELDS) };
-    keys.set(keyId, next);
-    this.#save(CRITICAL_SAVE_MS);
-    return copy(next);
+    const fields = pickPatch(patch, KEY_PATCH_FIELDS);
+    return this.#dbs.root.transaction(() => {
+      const key = this.#dbs.keys.get([orgId, keyId]);
+      if (key === undefined) return null;
+      const next = { ...key, ...fields };
+      this.#dbs.keys.putSync([orgId, keyId], next);
+      return next;
+    });
   }
 
   // --- credits ------------------------------------------------------------------------------------------
   async topUp(orgId: string, amount: NanoUsd, idempotencyKey: string): Promise<BalanceView> {
     assertInt('amount', amount, 0);
-    const credit = this.#s.creditOf(orgId);
-    credit.topUp(amount, idempotencyKey);
-    this.#save(CRITICAL_SAVE_MS);
-    return { balance: credit.balance, held: credit.held };
+    const balance = await this.#dbs.root.transaction(() => applyTopUp(this.#dbs, orgId, amount, idempotencyKey));
+    return { balance, held: this.#holds.get(orgId)?.held ?? 0 };
   }
 
   async getBalance(orgId: string): Promise<BalanceView> {
-    const credit = this.#s.credit.get(orgId);
-    if (credit === undefined) return { balance: 0, held: 0 };
-    credit.purge(Date.now());
-    return { balance: credit.balance, held: credit.held };
+    const holds = this.#holds.get(orgId);
+    holds?.purge(Date.now());
+    return { balance: accountOf(this.#dbs, orgId).balance, held: holds?.held ?? 0 };
   }
 
   // --- admission ----------------------------------------------------------------------------------------
   async admit(req: AdmitRequest): Promise<AdmitResult> {
     assertInt('tokens', req.tokens, 0);
-    const key = this.#s.keys.get(req.orgId)?.get(req.keyId);
+    const key = this.#dbs.keys.get([req.orgId, req.keyId]);
     if (key === undefined) return { ok: false, kind: 'key_status', status: 'missing' };
     if (key.status !== 'active') return { ok: false, kind: 'key_status', status: key.status };
-    return this.#s.limiter.admit(req);
+    return this.#limiter.admit(req);
   }
 
   async releaseLeases(orgId: string, requestId: string, scopes: Pick<LimitScope, 'source' | 'id'>[]): Promise<void> {
-    for (const s of scopes) this.#s.limiter.releaseLease(orgId, s, requestId);
+    for (const s of scopes) this.#limiter.releaseLease(orgId, s, requestId);
   }
 
   // --- holds --------------------------------------------------------------------------------------------
   async hold(req: HoldRequest): Promise<HoldResult> {
     assertInt('amount', req.amount, 0);
     assertTtl('ttlMs', req.ttlMs);
-    const book = this.#s.books.get(req.orgId);
-    const settled = book?.byRequest.has(req.requestId) ?? false;
-    const spentOf = (b: BudgetScope): NanoUsd => book?.spent(b.source, b.id) ?? 0;
-    const credit = this.#s.creditOf(req.orgId);
-    return credit.hold(req.requestId, req.amount, req.now, Math.ceil(req.ttlMs), req.budgets, spentOf, settled);
+    const { orgId } = req;
+    const settled = this.#dbs.ledgerByRequest.get([orgId, req.requestId]) !== undefined;
+    const spentOf = (b: BudgetScope): NanoUsd => this.#dbs.spend.get([orgId, b.source, b.id])?.cost ?? 0;
+    const holds = getOr(this.#holds, orgId, () => new OrgHolds());
+    const balance = accountOf(this.#dbs, orgId).balance;
+    return holds.hold(balance, req.requestId, req.amount, req.now, Math.ceil(req.ttlMs), req.budgets, spentOf, settled);
   }
 
   async releaseHold(orgId: string, requestId: string): Promise<void> {
-    this.#s.credit.get(orgId)?.release(requestId);
+    this.#holds.get(orgId)?.release(requestId);
   }
 
   // --- settlement ---------------------------------------------------------------------------------------
   async settle(entries: SettlementEntry[]): Promise<string[]> {
     entries.forEach(validateEntry);
-    const applied: string[] = [];
-    const touched = new Set<OrgBook>();
-    for (const e of entries) {
-      const book = this.#s.bookOf(e.orgId);
-      touched.add(book);
-      if (book.byRequest.has(e.requestId)) continue;
-      const credit = this.#s.creditOf(e.orgId);
-      credit.release(e.requestId);
-      credit.balance -= e.cost;
-      const entry: LedgerEntry = { ...copy(e), balanceAfter: credit.balance };
-      for (const [group, value] of spendTargets(e)) book.add(group, value, entry);
+    const batch = entries.map((e) => ({ ...e }));
+    const applied = await this.#dbs.root.transaction(() => applySettlements(this.#dbs, batch, this.#ledgerCap));
+    // Hot state follows the commit: the hold is released once the debit it covered is durable.
+    const fresh = new Set(applied);
+    for (const e of batch) {
+      if (!fresh.has(e.requestId)) continue;
+      this.#holds.get(e.orgId)?.release(e.requestId);
       for (const s of e.scopes) {
-        this.#s.limiter.correctTokens(e.orgId, s, e.requestId, e.tokens);
-        this.#s.limiter.releaseLease(e.orgId, s, e.requestId);
+        this.#limiter.correctTokens(e.orgId, s, e.requestId, e.tokens);
+        this.#limiter.releaseLease(e.orgId, s, e.requestId);
       }
-      book.append(entry);
-      applied.push(e.requestId);
     }
-    for (const book of touched) book.trim();
-    if (applied.length > 0) this.#save(LAZY_SAVE_MS);
     return applied;
   }
 
   async listLedger(orgId: string, opts?: { limit?: number; sinceMs?: number }): Promise<LedgerEntry[]> {
-    const limit = ledgerLimit(opts, this.#s.ledgerCap);
+    const limit = ledgerLimit(opts, this.#ledgerCap);
     const since = opts?.sinceMs ?? Number.NEGATIVE_INFINITY;
     const out: LedgerEntry[] = [];
-    const book = this.#s.books.get(orgId);
-    if (book === undefined || limit === 0) return out;
-    for (const e of book.newestFirst()) {
-      if (e.at < since) continue;
-      out.push(copy(e));
+    if (limit === 0) return out;
+    const range = this.#dbs.ledger.getRange({ start: [orgId, Number.MAX_SAFE_INTEGER], end: [orgId, -1], reverse: true });
+    for (const { value } of range) {
+      if (value.at < since) continue;
+      out.push(value);
       if (out.length >= limit) break;
     }
     return out;
   }
 
   async getLedgerEntry(orgId: string, requestId: string): Promise<LedgerEntry | null> {
-    const e = this.#s.books.get(orgId)?.byRequest.get(requestId);
-    return e === undefined ? null : copy(e);
+    const seq = this.#dbs.ledgerByRequest.get([orgId, requestId]);
+    return seq === undefined ? null : (this.#dbs.ledger.get([orgId, seq]) ?? null);
   }
 
   async spend(orgId: string, group: SpendGroup): Promise<SpendRow[]> {
-    return sortRows(this.#s.books.get(orgId)?.rows(group) ?? []);
+    const rows: SpendRow[] = [];
+    for (const { key, value } of this.#dbs.spend.getRange({ start: [orgId, group], end: [orgId, group, RANGE_END] })) {
+      rows.push({ group: key[2], ...value });
+    }
+    return sortRows(rows);
   }
 
   async scopeSpend(orgId: string, source: 'key' | 'team', id: string): Promise<NanoUsd> {
-    return this.#s.books.get(orgId)?.spent(source, id) ?? 0;
+    return this.#dbs.spend.get([orgId, source, id])?.cost ?? 0;
   }
 
   // --- generic small state ------------------------------------------------------------------------------
   async kvGet<T>(key: string): Promise<T | null> {
-    return this.#s.kv.get<T>(key, Date.now());
+    const v = this.#dbs.kv.get(key);
+    if (v === undefined || (v.expiresAt !== null && v.expiresAt <= Date.now())) return null;
+    return JSON.parse(v.json) as T;
   }
 
   async kvSet<T>(key: string, value: T, ttlMs?: number): Promise<void> {
-    this.#s.kv.set(key, value, ttlMs, Date.now());
-    this.#save(LAZY_SAVE_MS);
+    const json = JSON.stringify(value);
+    if (json === undefined) throw new TypeError(`kvSet(${key}): value is not JSON-serialisable`);
+    if (ttlMs !== undefined) assertTtl('ttlMs', ttlMs);
+    await this.#dbs.kv.put(key, { json, expiresAt: ttlMs === undefined ? null : Date.now() + ttlMs });
   }
 
   async kvDel(key: string): Promise<void> {
-    this.#s.kv.del(key);
-    this.#save(LAZY_SAVE_MS);
+    await this.#dbs.kv.remove(key);
   }
 
-  // Sets live in the kv space as sorted JSON arrays; one synchronous read-modify-write is atomic here.
   async setAdd(key: string, member: string): Promise<void> {
-    const members = new Set(this.#s.kv.get<string[]>(`set:${key}`, Date.now()) ?? []);
-    if (members.has(member)) return;
-    members.add(member);
-    this.#s.kv.set(`set:${key}`, [...members].sort(), undefined, Date.now());
-    this.#save(LAZY_SAVE_MS);
+    await this.#dbs.root.transaction(() => changeSet(this.#dbs, `set:${key}`, member, true, Date.now()));
   }
 
   async setRemove(key: string, member: string): Promise<void> {
-    const members = this.#s.kv.get<string[]>(`set:${key}`, Date.now()) ?? [];
-    if (!members.includes(member)) return;
-    const rest = members.filter((m) => m !== member);
-    if (rest.length === 0) this.#s.kv.del(`set:${key}`);
-    else this.#s.kv.set(`set:${key}`, rest, undefined, Date.now());
-    this.#save(LAZY_SAVE_MS);
+    await this.#dbs.root.transaction(() => changeSet(this.#dbs, `set:${key}`, member, false, Date.now()));
   }
 
   async setMembers(key: string): Promise<string[]> {
-    return this.#s.kv.get<string[]>(`set:${key}`, Date.now()) ?? [];
+    return (await this.kvGet<string[]>(`set:${key}`)) ?? [];
   }
 
   async hit(key: string, windowMs: number): Promise<number> {
-    return this.#s.kv.hit(key, windowMs, Date.now());
+    return this.#hits.hit(key, windowMs, Date.now());
   }
 
   async ping(_timeoutMs: number): Promise<boolean> {
     return !this.#closed;
   }
 
-  /** Writes the final snapshot. Later calls still work in memory but are no longer persisted. */
+  /** Waits for every write to be committed and flushed, then closes the database. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#sweeper);
-    await this.#writer?.flush();
+    await this.#dbs.root.committed;
+    await this.#dbs.root.flushed;
+    await this.#dbs.root.close();
+    if (this.#throwaway !== null) rmSync(this.#throwaway, { recursive: true, force: true });
   }
 
-  #save(delayMs: number): void {
-    if (!this.#closed) this.#writer?.schedule(delayMs);
+  /** Periodic cleanup of expired state nobody touched again (Redis does this with key TTLs). */
+  #sweep(now: number): void {
+    this.#hits.sweep(now);
+    this.#limiter.sweep(now);
+    for (const [orgId, holds] of this.#holds) {
+      holds.purge(now);
+      if (holds.holdCount === 0) this.#holds.delete(orgId);
+    }
+    const expired: string[] = [];
+    for (const { key, value } of this.#dbs.kv.getRange()) {
+      if (value.expiresAt !== null && value.expiresAt <= now) expired.push(key);
+    }
+    if (expired.length > 0) {
+      void this.#dbs.root.transaction(() => {
+        for (const key of expired) {
+          const v = this.#dbs.kv.get(key);
+          if (v !== undefined && v.expiresAt !== null && v.expiresAt <= now) this.#dbs.kv.removeSync(key);
+        }
+      });
+    }
   }
 }

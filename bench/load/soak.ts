@@ -1,0 +1,115 @@
+/**
+ * Soak: the real gateway (child process) on the durable embedded store (LMDB in a fresh data directory, the
+ * settlement journal on) or on Redis (SOAK_REDIS_URL), under autocannon for SOAK_SECONDS, sampling its
+ * resident memory every SOAK_SAMPLE_S. The RSS column must go flat after warm-up; the table and the
+ * latency summary are written to bench/results/soak-<store>.md.
+ *
+ *   node dist/bench/load/soak.js                       # 120 s, 32 connections, embedded store
+ *   SOAK_SECONDS=1800 SOAK_CONNECTIONS=64 node dist/bench/load/soak.js
+ */
+import autocannon from 'autocannon';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { simulatedCatalog } from '../../src/dev/bootstrap.js';
+import { projectRoot } from '../../src/pool/pool.js';
+import { DEMO_ALIASES, DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
+import { procStats, startNode, waitForHttp } from './proc.js';
+
+const SIM_PORT = 19_200;
+const GW_PORT = 19_280;
+const KEY = 'sk-svc-soak-00000000000000000000000000';
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 120);
+const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 32);
+const SAMPLE_S = Number(process.env.SOAK_SAMPLE_S ?? 10);
+const REDIS = process.env.SOAK_REDIS_URL ?? null;
+
+/** Resident MiB of the process's mappings of the LMDB file (part of RSS: file pages the process touched). */
+function lmdbRssMiB(pid: number): number {
+  let kb = 0;
+  let inStore = false;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inStore = line.endsWith('store.lmdb');
+    else if (inStore && line.startsWith('Rss:')) kb += Number(/\d+/.exec(line)?.[0] ?? 0);
+  }
+  return kb / 1024;
+}
+
+async function main(): Promise<void> {
+  const root = projectRoot();
+  const dir = mkdtempSync(join(tmpdir(), 'svc-soak-'));
+  const simUrl = `http://127.0.0.1:${SIM_PORT}`;
+  const configPath = join(dir, 'config.json');
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      host: '127.0.0.1',
+      models: simulatedCatalog(DEMO_CATALOG, {}, simUrl).models,
+      aliases: DEMO_ALIASES,
+      store: REDIS ? { kind: 'redis', url: REDIS } : { kind: 'memory' },
+      guardrails: { mode: 'off' },
+      log: { level: 'warn' },
+      dev: { creditUsd: 1_000_000 },
+    }),
+  );
+  const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(SIM_PORT)], {});
+  const gw = startNode([join(root, 'dist/src/main.js')], {
+    SVC_CONFIG: configPath,
+    SVC_PORT: String(GW_PORT),
+    SVC_DASHBOARD_PORT: '0',
+    SVC_DEV_KEY: KEY,
+    SVC_DEV_BOOTSTRAP: 'true',
+    SVC_DATA_DIR: join(dir, 'data'),
+  });
+  try {
+    await waitForHttp(`${simUrl}/_sim/health`);
+    await waitForHttp(`http://127.0.0.1:${GW_PORT}/healthz`);
+    const samples: { t: number; requests: number; rssMiB: number; lmdbMiB: number }[] = [];
+    let requests = 0;
+    const started = Date.now();
+    const timer = setInterval(() => {
+      samples.push({ t: Math.round((Date.now() - started) / 1000), requests, rssMiB: procStats(gw.pid!).rssMiB, lmdbMiB: lmdbRssMiB(gw.pid!) });
+    }, SAMPLE_S * 1000);
+    const result = await new Promise<autocannon.Result>((resolve, reject) => {
+      const run = autocannon(
+        {
+      url: `http://127.0.0.1:${GW_PORT}/v1/chat/completions`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Soak prompt: say something short.' }], max_tokens: 16 }),
+        },
+        (err, res) => (err ? reject(err) : resolve(res)),
+      );
+      run.on('response', () => {
+        requests++;
+      });
+    });
+    clearInterval(timer);
+    const peak = Math.max(...samples.map((s) => s.rssMiB));
+    const lines = [
+      `# Soak: ${REDIS ? 'Redis' : 'embedded (LMDB, journal on)'} store, ${SECONDS} s, ${CONNECTIONS} connections`,
+      '',
+      `requests ${result.requests.total} (${Math.round(result.requests.average)}/s), non-2xx ${result.non2xx}, errors ${result.errors}; ` +
+        `latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; peak RSS ${peak.toFixed(0)} MiB`,
+      '',
+      '| t (s) | requests | gateway RSS MiB | of which LMDB file pages MiB |',
+      '| ---: | ---: | ---: | ---: |',
+      ...samples.map((s) => `| ${s.t} | ${s.requests} | ${s.rssMiB.toFixed(0)} | ${s.lmdbMiB.toFixed(1)} |`),
+    ];
+    const text = lines.join('\n') + '\n';
+    process.stdout.write(text);
+    writeFileSync(join(root, `bench/results/soak-${REDIS ? 'redis' : 'embedded'}.md`), text);
+  } finally {
+    gw.kill('SIGTERM');
+    sim.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(String((e as Error).stack ?? e) + '\n');
+  process.exit(1);
+});

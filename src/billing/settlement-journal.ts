@@ -1,0 +1,220 @@
+/**
+ * The local durable journal in front of batched settlement: every settlement entry is appended here, with a
+ * synchronous write(2), before the response's last byte is handed to the socket; the batch applied to the
+ * store later is therefore never the only copy. After a crash, start-up replays whatever the store had not
+ * yet applied; the store applies each request id once, so replaying an entry it already has is a no-op.
+ *
+ * Loss window: a process crash (SIGKILL, OOM kill, panic) loses nothing: write(2) has handed the bytes to
+ * the kernel, which writes them out whether or not the process lives. An OS crash or power cut can lose what
+ * was written since the last fdatasync, which runs off the event loop every `syncMs` (default 1 s).
+ *
+ * Format: JSON lines in numbered segment files (`settle-<n>.jnl`). A segment is deleted once it is no longer
+ * the one being written and every entry in it has been applied; a torn last line (a crash mid-write) is
+ * skipped on replay. The same request id may appear twice (a provisional record at the response's end, the
+ * final one from settlement): the last record wins.
+ */
+import { closeSync, fdatasync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { StoreUnavailableError, type SettlementEntry } from '../store/contract.js';
+
+const SEGMENT_RE = /^settle-(\d+)\.jnl$/;
+/** A new segment is started once the current one holds this many bytes (so applied ones can be deleted). */
+const SEGMENT_BYTES = 4 * 1024 * 1024;
+
+interface Segment {
+  n: number;
+  fd: number;
+  bytes: number;
+  /** Request ids written to this segment and not yet applied. */
+  pending: number;
+}
+
+export interface JournalOptions {
+  /** fdatasync interval (bounds an OS-crash loss); default 1000 ms. */
+  syncMs?: number;
+  segmentBytes?: number;
+}
+
+export class SettlementJournal {
+  readonly dir: string;
+  readonly #segmentBytes: number;
+  #current: Segment;
+  readonly #segments = new Map<number, Segment>();
+  /** Request id -> segment holding its latest record (only while unapplied: bounded by what is queued). */
+  readonly #where = new Map<string, Segment>();
+  readonly #syncTimer: NodeJS.Timeout | null;
+  #dirty = false;
+  #closed = false;
+
+  /**
+   * Opens the journal in `dir`. Entries left by a previous process are returned by `recovered()` and stay on
+   * disk until `markApplied` is called for them.
+   */
+  constructor(dir: string, opts: JournalOptions = {}) {
+    this.dir = dir;
+    this.#segmentBytes = opts.segmentBytes ?? SEGMENT_BYTES;
+    mkdirSync(dir, { recursive: true });
+    const { entries, segments } = readSegments(dir);
+    this.#recovered = entries;
+    let last = 0;
+    for (const n of segments) {
+      last = Math.max(last, n);
+      this.#segments.set(n, { n, fd: -1, bytes: 0, pending: 0 });
+    }
+    for (const e of entries) this.#track(e.requestId, this.#segments.get(e.segment)!);
+    for (const seg of this.#segments.values()) if (seg.pending === 0) this.#drop(seg);
+    this.#current = this.#openSegment(last + 1);
+    const syncMs = opts.syncMs ?? 1_000;
+    this.#syncTimer = syncMs > 0 ? setInterval(() => this.#sync(), syncMs).unref() : null;
+  }
+
+  readonly #recovered: (SettlementEntry & { segment: number })[];
+
+  /** Entries a previous process journaled and did not see applied (latest record per request id). */
+  recovered(): SettlementEntry[] {
+    return this.#recovered.map(({ segment: _segment, ...e }) => e);
+  }
+
+  /** Unapplied entries currently tracked (a bounded number: what is queued, parked or being recovered). */
+  get pending(): number {
+    return this.#where.size;
+  }
+
+  /**
+   * Appends one record synchronously. After close() (a request that outlived the shutdown grace) there is
+   * no journal left: the entry then only goes through the settlement queue, which flushes it at once.
+   */
+  append(entry: SettlementEntry): void {
+    if (this.#closed) return;
+    const line = Buffer.from(JSON.stringify(entry) + '\n');
+    if (this.#current.bytes + line.length > this.#segmentBytes && this.#current.bytes > 0) {
+      const old = this.#current;
+      this.#current = this.#openSegment(old.n + 1);
+      this.#closeFd(old);
+      if (old.pending === 0) this.#drop(old);
+    }
+    writeSync(this.#current.fd, line);
+    this.#current.bytes += line.length;
+    this.#dirty = true;
+    this.#track(entry.requestId, this.#current);
+  }
+
+  /** The store has applied these (or already had them): their records are no longer needed. */
+  markApplied(requestIds: Iterable<string>): void {
+    for (const rid of requestIds) {
+      const seg = this.#where.get(rid);
+      if (seg === undefined) continue;
+      this.#where.delete(rid);
+      seg.pending -= 1;
+      if (seg.pending === 0 && seg !== this.#current) this.#drop(seg);
+    }
+  }
+
+  /** Flushes to disk and closes; an empty journal leaves no file behind. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#syncTimer !== null) clearInterval(this.#syncTimer);
+    fdatasyncSync(this.#current.fd);
+    this.#closeFd(this.#current);
+    if (this.#current.pending === 0) this.#drop(this.#current);
+  }
+
+  #track(rid: string, seg: Segment): void {
+    const prev = this.#where.get(rid);
+    if (prev === seg) return;
+    if (prev !== undefined) {
+      prev.pending -= 1;
+      if (prev.pending === 0 && prev !== this.#current) this.#drop(prev);
+    }
+    this.#where.set(rid, seg);
+    seg.pending += 1;
+  }
+
+  #openSegment(n: number): Segment {
+    const seg: Segment = { n, fd: openSync(join(this.dir, `settle-${n}.jnl`), 'a', 0o600), bytes: 0, pending: 0 };
+    this.#segments.set(n, seg);
+    return seg;
+  }
+
+  #closeFd(seg: Segment): void {
+    if (seg.fd >= 0) closeSync(seg.fd);
+    seg.fd = -1;
+  }
+
+  #drop(seg: Segment): void {
+    this.#closeFd(seg);
+    this.#segments.delete(seg.n);
+    rmSync(join(this.dir, `settle-${seg.n}.jnl`), { force: true });
+  }
+
+  /** Off the event loop (libuv thread pool); only the segment being written can have unsynced bytes. */
+  #sync(): void {
+    if (!this.#dirty || this.#closed) return;
+    this.#dirty = false;
+    // A segment rotated away meanwhile closes its fd: EBADF here is harmless (rotation fsyncs nothing, but a
+    // closed segment's bytes are in the kernel and reach the disk with the next writeback).
+    fdatasync(this.#current.fd, () => undefined);
+  }
+}
+
+function readSegments(dir: string): { entries: (SettlementEntry & { segment: number })[]; segments: number[] } {
+  const segments = readdirSync(dir)
+    .map((f) => SEGMENT_RE.exec(f))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b);
+  const latest = new Map<string, SettlementEntry & { segment: number }>();
+  for (const n of segments) {
+    const text = readFileSync(join(dir, `settle-${n}.jnl`), 'utf8');
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      let e: SettlementEntry;
+      try {
+        e = JSON.parse(line) as SettlementEntry;
+      } catch {
+        continue; // a torn last line: the write that was cut off never completed, so nothing was answered on it
+      }
+      if (typeof e.requestId !== 'string' || typeof e.orgId !== 'string') continue;
+      latest.delete(e.requestId);
+      latest.set(e.requestId, { ...e, segment: n });
+    }
+  }
+  return { entries: [...latest.values()], segments };
+}
+
+/**
+ * Applies what a previous process journaled and the store had not applied (before serving). Idempotent: the
+ * store skips request ids it already has. A batch the store rejects (not unavailability: that propagates and
+ * the start fails) is retried entry by entry; an entry the store still refuses stays in the journal, is
+ * reported in `refused`, and never blocks the start.
+ */
+export async function replayJournal(
+  journal: SettlementJournal,
+  settle: (batch: SettlementEntry[]) => Promise<string[]>,
+  batchSize = 256,
+): Promise<{ replayed: number; applied: number; refused: { requestId: string; error: string }[] }> {
+  const entries = journal.recovered();
+  let applied = 0;
+  const refused: { requestId: string; error: string }[] = [];
+  for (let i = 0; i < entries.length; i += batchSize) {
+    const batch = entries.slice(i, i + batchSize);
+    try {
+      applied += (await settle(batch)).length;
+      journal.markApplied(batch.map((e) => e.requestId));
+      continue;
+    } catch (e) {
+      if (e instanceof StoreUnavailableError) throw e;
+    }
+    for (const entry of batch) {
+      try {
+        applied += (await settle([entry])).length;
+        journal.markApplied([entry.requestId]);
+      } catch (e) {
+        if (e instanceof StoreUnavailableError) throw e;
+        refused.push({ requestId: entry.requestId, error: (e as Error).message });
+      }
+    }
+  }
+  return { replayed: entries.length, applied, refused };
+}

@@ -1,0 +1,101 @@
+import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Logger } from '../../../src/obs/logger.js';
+import { replayJournal, SettlementJournal } from '../../../src/billing/settlement-journal.js';
+import { SettlementQueue } from '../../../src/billing/settlement.js';
+import { MemoryStore } from '../../../src/store/memory/memory-store.js';
+import { orgRecord, settlement } from '../../conformance/store-fixtures.js';
+
+const files = (dir: string): string[] => readdirSync(dir).sort();
+
+describe('SettlementJournal', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-journal-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives back, after a crash, what was appended and not applied; the last record per request id wins', () => {
+    const a = new SettlementJournal(dir, { syncMs: 0 });
+    const [e1, e2, e3] = [settlement('o', 'k', { cost: 1 }), settlement('o', 'k', { cost: 2 }), settlement('o', 'k', { cost: 3 })];
+    a.append({ ...e1, cost: 0, status: 'ok' }); // provisional record at the response's end
+    a.append(e1); // final record
+    a.append(e2);
+    a.append(e3);
+    a.markApplied([e2.requestId]);
+    expect(a.pending).toBe(2);
+    // No close(): the process dies here. A torn line from a cut-off write is skipped.
+    appendFileSync(join(dir, files(dir)[0]!), '{"requestId":"torn","orgId');
+    const b = new SettlementJournal(dir, { syncMs: 0 });
+    // e2's record is still in its segment (applied markers are not journaled): replay is idempotent instead.
+    expect(b.recovered()).toEqual([e1, e2, e3]);
+    b.markApplied([e1.requestId, e2.requestId, e3.requestId]);
+    b.close();
+    expect(files(dir)).toEqual([]);
+  });
+
+  it('rotates segments and deletes each one once everything in it is applied', () => {
+    const j = new SettlementJournal(dir, { syncMs: 0, segmentBytes: 1_000 });
+    const entries = Array.from({ length: 12 }, () => settlement('o', 'k'));
+    for (const e of entries) j.append(e);
+    expect(files(dir).length).toBeGreaterThan(2);
+    j.markApplied(entries.slice(0, 11).map((e) => e.requestId));
+    expect(files(dir).length).toBe(1); // only the segment being written (holding the last entry)
+    j.markApplied([entries[11]!.requestId]);
+    j.close();
+    expect(files(dir)).toEqual([]);
+  });
+
+  it('replays into the store idempotently: an entry the store already applied is not charged twice', async () => {
+    const store = new MemoryStore({ snapshotPath: null });
+    const org = orgRecord();
+    await store.createOrg(org);
+    await store.topUp(org.id, 1_000, 'seed');
+    const [applied, lost] = [settlement(org.id, 'k', { cost: 100 }), settlement(org.id, 'k', { cost: 30 })];
+    const a = new SettlementJournal(dir, { syncMs: 0 });
+    a.append(applied);
+    a.append(lost);
+    await store.settle([applied]); // the batch reached the store, but the crash came before markApplied
+    const b = new SettlementJournal(dir, { syncMs: 0 });
+    expect(await replayJournal(b, (batch) => store.settle(batch))).toEqual({ replayed: 2, applied: 1, refused: [] });
+    expect(await store.getBalance(org.id)).toEqual({ balance: 870, held: 0 });
+    expect(b.pending).toBe(0);
+    b.close();
+    expect(files(dir)).toEqual([]);
+    await store.close();
+  });
+
+  it('an entry the store refuses stays in the journal and does not block the others or the start', async () => {
+    const store = new MemoryStore({ snapshotPath: null });
+    const [good, bad] = [settlement('o', 'k', { cost: 7 }), settlement('o', 'k', { cost: 1.5 })];
+    const a = new SettlementJournal(dir, { syncMs: 0 });
+    a.append(bad);
+    a.append(good);
+    const b = new SettlementJournal(dir, { syncMs: 0 });
+    const r = await replayJournal(b, (batch) => store.settle(batch));
+    expect(r).toMatchObject({ replayed: 2, applied: 1, refused: [{ requestId: bad.requestId }] });
+    expect(r.refused[0]?.error).toMatch(/cost must be a safe integer/);
+    expect(await store.getLedgerEntry('o', good.requestId)).not.toBeNull();
+    expect(b.pending).toBe(1);
+    b.close();
+    // Still there on the next start (with `good`, which shares its segment and which the store then skips).
+    expect(new SettlementJournal(dir, { syncMs: 0 }).recovered()).toEqual([bad, good]);
+    await store.close();
+  });
+
+  it('SettlementQueue journals every queued entry and forgets it once the store applied it', async () => {
+    const store = new MemoryStore({ snapshotPath: null });
+    const journal = new SettlementJournal(dir, { syncMs: 0 });
+    const q = new SettlementQueue(store, { batchSize: 100, flushMs: 60_000, journal }, new Logger('error', true, () => undefined));
+    const e = settlement('o', 'k', { cost: 5 });
+    q.enqueue(e);
+    expect(journal.pending).toBe(1);
+    expect(new SettlementJournal(dir, { syncMs: 0 }).recovered()).toEqual([e]);
+    await q.flush();
+    expect(journal.pending).toBe(0);
+    await q.close();
+    await store.close();
+  });
+});
