@@ -20,7 +20,8 @@ export function admitHoldStage(d: AdmitHoldDeps): Stage<TextFlow> {
   return {
     name: 'admit-hold',
     async run(f) {
-      if (f.chain === undefined) return admitOnly.run(f); // svc/auto: the route (and so the hold) comes later
+      // svc/auto (the route, and so the hold, comes later) or a deferred refusal (nothing to hold for).
+      if (f.chain === undefined || f.deferred) return admitOnly.run(f);
       const { pricings, budgets } = holdTerms(f);
       if (pricings.length === 0) return admitOnly.run(f);
       const st = f.st;

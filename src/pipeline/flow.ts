@@ -6,7 +6,7 @@ import type { Candidate } from './chain.js';
 import type { ControlFields } from './control-fields.js';
 import type { FrontEnd, Prepared } from './front-end.js';
 import type { PendingInspection } from './inspect.js';
-import type { Progress } from './stage.js';
+import type { Deferring, Progress } from './stage.js';
 import { RequestState } from './state.js';
 
 /**
@@ -35,7 +35,9 @@ export class Flow implements Progress {
 }
 
 /** A text inference request: what the decode, route, inspect and hold stages add, in that order. */
-export class TextFlow extends Flow {
+export class TextFlow extends Flow implements Deferring {
+  /** A refusal met before admission, given right after it (stage.ts, deferRefusal). */
+  deferred: Error | null = null;
   fields!: ControlFields;
   p!: Prepared;
   size!: PromptSize;

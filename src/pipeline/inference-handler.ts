@@ -19,7 +19,8 @@ import { admitHoldStage } from './admit-hold.js';
 import type { LimitStore, Store } from '../store/contract.js';
 import { serveCanonicalJson, serveCanonicalStream } from './serve-canonical.js';
 import { serveJson, serveStream } from './serve-chat.js';
-import { runStages, unwind, type Stage } from './stage.js';
+import { deferRefusal, refuseDeferred, runStages, unwind, type Stage } from './stage.js';
+import { isGatewayError } from '../errors/gateway-error.js';
 
 /**
  * The text preflight chain in the contract's order: auth -> admission -> inspection -> hold. Admission runs
@@ -29,6 +30,8 @@ import { runStages, unwind, type Stage } from './stage.js';
  *   admission and the byte-bound hold go in one round trip; the hold stage only finishes what did not fit;
  * - otherwise admission comes before the body is even parsed (unless per-user limits need its `user`
  *   field), so a refused key costs its authentication only.
+ * Validation before admission (decode, resolve) defers its refusal until admission has passed, so a
+ * revoked or rate-limited key gets 401/429 whatever its body says.
  */
 export function textChain(deps: GatewayDeps, thresholds: () => Record<GuardCategory, number>): readonly Stage<TextFlow>[] {
   const { config, store, pool, log } = deps;
@@ -36,11 +39,11 @@ export function textChain(deps: GatewayDeps, thresholds: () => Record<GuardCateg
   const admitDeps = { store, auth: deps.auth, limits: config.limits, leaseTtlMs: config.leases.ttlMs, log };
   const holdDeps = { store, pool, holdTtlMs: config.holds.ttlMs, log };
   const routeDeps = { catalog: deps.catalog, health: deps.health, pool };
-  const decode = decodeStage(config.maxJsonDepth);
-  const tail = [startInspectionStage(inspection), routeStage(routeDeps), inspectStage(inspection), holdStage(holdDeps)];
+  const decode = deferRefusal(decodeStage(config.maxJsonDepth), isGatewayError);
+  const tail = [refuseDeferred, startInspectionStage(inspection), routeStage(routeDeps), inspectStage(inspection), holdStage(holdDeps)];
   if (oneRoundTrip(store)) {
     const admitHold = admitHoldStage({ ...admitDeps, ...holdDeps, store });
-    return [jsonContentType, authStage(deps.auth), decode, resolveStage(routeDeps), admitHold, ...tail];
+    return [jsonContentType, authStage(deps.auth), decode, deferRefusal(resolveStage(routeDeps), isGatewayError), admitHold, ...tail];
   }
   const admit = admitStage(admitDeps);
   const userScoped = config.limits.userRpm !== null || config.limits.userTpm !== null;
