@@ -1,6 +1,6 @@
 import type { GatewayConfig } from '../config/schema.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { StoreUnavailableError, type LimitScope, type LimitStore } from '../store/contract.js';
+import { StoreUnavailableError, type AdmitResult, type LimitScope, type LimitStore } from '../store/contract.js';
 import type { Logger } from '../obs/logger.js';
 import type { Authenticator } from './authenticate.js';
 import type { Flow } from './flow.js';
@@ -62,34 +62,41 @@ export function admitStage(d: AdmitDeps): Stage<Flow> {
         }
         throw e;
       }
-      if (result.kind === 'key_status') {
-        d.auth.invalidate(key.hash);
-        throw new GatewayError('invalid_api_key', {
-          message: result.status === 'missing' ? 'Invalid API key.' : `This key is ${result.status}.`,
-          headers: { 'x-svc-auth-reason': result.status === 'missing' ? 'unauthorized' : 'key_blocked' },
-        });
-      }
-      const headers = {
-        'x-svc-limit-source': result.source,
-        'retry-after': String(Math.max(1, Math.ceil(result.retryAfterMs / 1000))),
-      };
-      if (result.kind === 'tpm') {
-        throw new GatewayError('tpm_limit_exceeded', { message: `Tokens-per-minute limit reached (${result.source}).`, headers });
-      }
-      const what = result.kind === 'rpm' ? 'Requests-per-minute' : 'Concurrency';
-      throw new GatewayError('rate_limit_exceeded', { message: `${what} limit reached (${result.source}).`, headers });
+      throw admissionRefusal(result, d.auth, key.hash);
     },
-    async undo(f) {
-      const st = f.st;
-      const scopes = st.scopes;
-      st.scopes = [];
-      // Only ceilings with maxConcurrency hold a lease: no round trip when none does.
-      if (!st.principal || !scopes.some((s) => s.maxConcurrency !== null)) return;
-      try {
-        await d.store.releaseLeases(st.principal.org.id, st.id, scopes);
-      } catch (e) {
-        d.log.warn('lease release failed (leases expire on their own)', { request_id: st.id, error: (e as Error).message });
-      }
-    },
+    undo: (f) => releaseAdmission(d, f.st),
   };
+}
+
+/** The refusal for an admission the Store declined (a key no longer active also leaves the key cache). */
+export function admissionRefusal(result: Extract<AdmitResult, { ok: false }>, auth: Pick<Authenticator, 'invalidate'>, keyHash: string): GatewayError {
+  if (result.kind === 'key_status') {
+    auth.invalidate(keyHash);
+    return new GatewayError('invalid_api_key', {
+      message: result.status === 'missing' ? 'Invalid API key.' : `This key is ${result.status}.`,
+      headers: { 'x-svc-auth-reason': result.status === 'missing' ? 'unauthorized' : 'key_blocked' },
+    });
+  }
+  const headers = {
+    'x-svc-limit-source': result.source,
+    'retry-after': String(Math.max(1, Math.ceil(result.retryAfterMs / 1000))),
+  };
+  if (result.kind === 'tpm') {
+    return new GatewayError('tpm_limit_exceeded', { message: `Tokens-per-minute limit reached (${result.source}).`, headers });
+  }
+  const what = result.kind === 'rpm' ? 'Requests-per-minute' : 'Concurrency';
+  return new GatewayError('rate_limit_exceeded', { message: `${what} limit reached (${result.source}).`, headers });
+}
+
+/** Gives back the concurrency leases of an admitted request that will not be settled. */
+export async function releaseAdmission(d: Pick<AdmitDeps, 'store' | 'log'>, st: RequestState): Promise<void> {
+  const scopes = st.scopes;
+  st.scopes = [];
+  // Only ceilings with maxConcurrency hold a lease: no round trip when none does.
+  if (!st.principal || !scopes.some((s) => s.maxConcurrency !== null)) return;
+  try {
+    await d.store.releaseLeases(st.principal.org.id, st.id, scopes);
+  } catch (e) {
+    d.log.warn('lease release failed (leases expire on their own)', { request_id: st.id, error: (e as Error).message });
+  }
 }

@@ -1,11 +1,12 @@
 import type { PromptSize } from '../billing/estimate.js';
 import type { ResolvedRoute } from '../routing/resolve.js';
 import type { IncomingRequest } from '../server/types.js';
+import type { HoldResult } from '../store/contract.js';
 import type { Candidate } from './chain.js';
 import type { ControlFields } from './control-fields.js';
 import type { FrontEnd, Prepared } from './front-end.js';
 import type { PendingInspection } from './inspect.js';
-import type { Progress } from './stage.js';
+import type { Deferring, Progress } from './stage.js';
 import { RequestState } from './state.js';
 
 /**
@@ -34,12 +35,15 @@ export class Flow implements Progress {
 }
 
 /** A text inference request: what the decode, route, inspect and hold stages add, in that order. */
-export class TextFlow extends Flow {
+export class TextFlow extends Flow implements Deferring {
+  /** A refusal met before admission, given right after it (stage.ts, deferRefusal). */
+  deferred: Error | null = null;
   fields!: ControlFields;
   p!: Prepared;
   size!: PromptSize;
   resolved!: ResolvedRoute;
-  chain!: Candidate[];
+  /** Set by whichever stage resolves the route (resolve before admission, or route after it for svc/auto). */
+  chain: Candidate[] | undefined = undefined;
   /** Output cap the hold covers and the upstream is sent (per choice). */
   maxOut = 0;
   /** Set when the hold had to lower an unstated output cap to what credit covers (x-svc-max-tokens-clamped). */
@@ -47,6 +51,8 @@ export class TextFlow extends Flow {
   /** Exact prompt count (worker pool), started at most once, only when a bound is not enough. */
   exact: Promise<number> | null = null;
   pending: PendingInspection | null = null;
+  /** The byte-bound hold tried together with admission and refused (the hold stage goes on from there). */
+  boundHold: { amount: number; result: Extract<HoldResult, { ok: false }> } | null = null;
 
   constructor(
     req: IncomingRequest,

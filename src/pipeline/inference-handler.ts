@@ -14,33 +14,44 @@ import { TextFlow } from './flow.js';
 import type { FrontEnd } from './front-end.js';
 import { inspectStage, startInspectionStage } from './inspect.js';
 import { holdStage } from './reserve.js';
-import { exactInputTokens, routeStage } from './route-stage.js';
+import { exactInputTokens, resolveStage, routeStage } from './route-stage.js';
+import { admitHoldStage } from './admit-hold.js';
+import type { LimitStore, Store } from '../store/contract.js';
 import { serveCanonicalJson, serveCanonicalStream } from './serve-canonical.js';
 import { serveJson, serveStream } from './serve-chat.js';
-import { runStages, unwind, type Stage } from './stage.js';
+import { deferRefusal, refuseDeferred, runStages, unwind, type Stage } from './stage.js';
+import { isGatewayError } from '../errors/gateway-error.js';
 
 /**
  * The text preflight chain in the contract's order: auth -> admission -> inspection -> hold. Admission runs
- * before anything that costs worker-pool CPU (routing's classification and exact count, content scoring),
- * and before the body is even parsed unless per-user limits are configured (the `user` field is then one of
- * the limit scopes): a refused key costs its authentication only. Where each stage lives: README,
- * "Request flow".
+ * before anything that costs worker-pool CPU (svc/auto classification, exact counting, content scoring).
+ * Two shapes, chosen once from what the store offers (README, "Request flow"):
+ * - a store with one-round-trip admission + hold (Redis): the route is resolved first (no pool work), then
+ *   admission and the byte-bound hold go in one round trip; the hold stage only finishes what did not fit;
+ * - otherwise admission comes before the body is even parsed (unless per-user limits need its `user`
+ *   field), so a refused key costs its authentication only.
+ * Validation before admission (decode, resolve) defers its refusal until admission has passed, so a
+ * revoked or rate-limited key gets 401/429 whatever its body says.
  */
 export function textChain(deps: GatewayDeps, thresholds: () => Record<GuardCategory, number>): readonly Stage<TextFlow>[] {
   const { config, store, pool, log } = deps;
   const inspection = { guardrails: config.guardrails, scorer: deps.scorer, thresholds, metrics: deps.metrics, log };
-  const admit = admitStage({ store, auth: deps.auth, limits: config.limits, leaseTtlMs: config.leases.ttlMs, log });
-  const decode = decodeStage(config.maxJsonDepth);
+  const admitDeps = { store, auth: deps.auth, limits: config.limits, leaseTtlMs: config.leases.ttlMs, log };
+  const holdDeps = { store, pool, holdTtlMs: config.holds.ttlMs, log };
+  const routeDeps = { catalog: deps.catalog, health: deps.health, pool };
+  const decode = deferRefusal(decodeStage(config.maxJsonDepth), isGatewayError);
+  const tail = [refuseDeferred, startInspectionStage(inspection), routeStage(routeDeps), inspectStage(inspection), holdStage(holdDeps)];
+  if (oneRoundTrip(store)) {
+    const admitHold = admitHoldStage({ ...admitDeps, ...holdDeps, store });
+    return [jsonContentType, authStage(deps.auth), decode, deferRefusal(resolveStage(routeDeps), isGatewayError), admitHold, ...tail];
+  }
+  const admit = admitStage(admitDeps);
   const userScoped = config.limits.userRpm !== null || config.limits.userTpm !== null;
-  return [
-    jsonContentType,
-    authStage(deps.auth),
-    ...(userScoped ? [decode, admit] : [admit, decode]),
-    startInspectionStage(inspection),
-    routeStage({ catalog: deps.catalog, health: deps.health, pool }),
-    inspectStage(inspection),
-    holdStage({ store, pool, holdTtlMs: config.holds.ttlMs, log }),
-  ];
+  return [jsonContentType, authStage(deps.auth), ...(userScoped ? [decode, admit] : [admit, decode]), ...tail];
+}
+
+function oneRoundTrip(store: Store): store is Store & Required<Pick<LimitStore, 'admitAndHold'>> {
+  return typeof store.admitAndHold === 'function';
 }
 
 /**
@@ -61,7 +72,7 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
       try {
         await runStages(chain, f);
         res.onAbort(() => ac.abort());
-        answer = await execute(deps, st, f.chain, (c) => upstreamRequest(deps, f, c), ac.signal);
+        answer = await execute(deps, st, f.chain!, (c) => upstreamRequest(deps, f, c), ac.signal);
       } catch (err) {
         st.servedModel = null;
         sendError(deps, st, res, err);

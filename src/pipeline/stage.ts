@@ -33,3 +33,37 @@ export async function unwind<F extends Progress>(stages: readonly Stage<F>[], fl
     await stages[i]!.undo?.(flow);
   }
 }
+
+/** What deferring stages keep on the flow: the first refusal they met. */
+export interface Deferring extends Progress {
+  deferred: Error | null;
+}
+
+/**
+ * Runs a validating stage before admission without letting it refuse there: its refusal (a GatewayError,
+ * e.g. a malformed body or an unknown model) is kept and given by `refuseDeferred` after admission, so a
+ * revoked or rate-limited key is told so whatever it sent, in the contract's order. A stage after a
+ * deferred refusal is skipped (it would read what the failed stage did not produce).
+ */
+export function deferRefusal<F extends Deferring>(stage: Stage<F>, isRefusal: (e: unknown) => boolean): Stage<F> {
+  return {
+    name: stage.name,
+    async run(f) {
+      if (f.deferred) return;
+      try {
+        await stage.run(f);
+      } catch (e) {
+        if (!isRefusal(e)) throw e;
+        f.deferred = e as Error;
+      }
+    },
+  };
+}
+
+/** Gives the refusal a deferred stage met (placed right after admission). */
+export const refuseDeferred: Stage<Deferring> = {
+  name: 'refuse-deferred',
+  run(f) {
+    if (f.deferred) throw f.deferred;
+  },
+};

@@ -218,7 +218,15 @@ export interface LimitStore {
   admit(req: AdmitRequest): Promise<AdmitResult>;
   /** Releases the concurrency leases taken by `admit` (idempotent). Also done by settle(). */
   releaseLeases(orgId: string, requestId: string, scopes: Pick<LimitScope, 'source' | 'id'>[]): Promise<void>;
+  /**
+   * Optional (a store where a call is a network round trip implements it): `admit`, then, only if admitted,
+   * `hold` for the same request, atomically in one round trip. A hold that does not fit leaves the
+   * admission in place (`hold.ok` false); an admission refusal records nothing and carries no hold result.
+   */
+  admitAndHold?(req: AdmitRequest, hold: Pick<HoldRequest, 'amount' | 'ttlMs' | 'budgets'>): Promise<AdmitHoldResult>;
 }
+
+export type AdmitHoldResult = { admit: Extract<AdmitResult, { ok: false }>; hold: null } | { admit: { ok: true }; hold: HoldResult };
 
 /** Hot path, stages 4 and 6 (hold, settlement) and the credit side of the dashboard. */
 export interface CreditStore {

@@ -48,7 +48,12 @@ export async function expectAllServed(gwUrl: string, key: string): Promise<void>
 }
 
 export async function expectAllRevoked(gwUrl: string, key: string): Promise<void> {
-  for (const [name, send] of routes(gwUrl)) {
+  // Whatever the body says: a malformed body or an unknown model is still a revoked key first.
+  const wrong: [string, (key: string) => Promise<Outcome>][] = [
+    ['chat, unknown model', (k) => call(`${gwUrl}/v1/chat/completions`, 'POST', k, { model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] })],
+    ['chat, malformed body', (k) => call(`${gwUrl}/v1/chat/completions`, 'POST', k, { model: 'gpt-4o-mini' })],
+  ];
+  for (const [name, send] of [...wrong, ...routes(gwUrl)]) {
     expect(await send(key), name).toEqual({ status: 401, reason: 'key_blocked', code: 'invalid_api_key' });
   }
 }

@@ -4,6 +4,7 @@
  * timeout failures surface as StoreUnavailableError so the caller answers 503.
  */
 import type {
+  AdmitHoldResult,
   AdmitRequest,
   AdmitResult,
   BalanceView,
@@ -41,6 +42,19 @@ import { array, balanceView, fromFlat, fromHash, int, settleInstruction, spendRo
 import { loadScripts, type ScriptArg, type ScriptName, type Scripts } from './scripts.js';
 
 const LEDGER_PAGE = 1_000;
+
+function admitArgs(req: AdmitRequest): ScriptArg[] {
+  assertInt('tokens', req.tokens, 0);
+  const args: ScriptArg[] = [req.keyId, req.requestId, req.now, req.tokens, req.leaseTtlMs, req.scopes.length];
+  for (const s of req.scopes) args.push(s.source, s.id, s.rpm ?? '', s.tpm ?? '', s.maxConcurrency ?? '');
+  return args;
+}
+
+function admitRefusal(reply: unknown[]): Extract<AdmitResult, { ok: false }> {
+  if (reply[1] === 'key_status') return { ok: false, kind: 'key_status', status: str(reply[2]) as KeyStatus };
+  const kind = str(reply[1]) as 'rpm' | 'tpm' | 'concurrency';
+  return { ok: false, kind, source: str(reply[2]) as LimitScope['source'], retryAfterMs: int(reply[3]) };
+}
 
 export class RedisStore implements Store {
   readonly kind = 'redis' as const;
@@ -149,14 +163,21 @@ export class RedisStore implements Store {
 
   // --- admission ----------------------------------------------------------------------------------------
   async admit(req: AdmitRequest): Promise<AdmitResult> {
-    assertInt('tokens', req.tokens, 0);
-    const args: ScriptArg[] = [req.keyId, req.requestId, req.now, req.tokens, req.leaseTtlMs, req.scopes.length];
-    for (const s of req.scopes) args.push(s.source, s.id, s.rpm ?? '', s.tpm ?? '', s.maxConcurrency ?? '');
-    const reply = array(await this.#run('admit', req.orgId, args));
-    if (reply[0] === 1) return { ok: true };
-    if (reply[1] === 'key_status') return { ok: false, kind: 'key_status', status: str(reply[2]) as KeyStatus };
-    const kind = str(reply[1]) as 'rpm' | 'tpm' | 'concurrency';
-    return { ok: false, kind, source: str(reply[2]) as LimitScope['source'], retryAfterMs: int(reply[3]) };
+    const reply = array(await this.#run('admit', req.orgId, admitArgs(req)));
+    return reply[0] === 1 ? { ok: true } : admitRefusal(reply);
+  }
+
+  /** One round trip for admission and hold (lua/admit-hold.lua). */
+  async admitAndHold(req: AdmitRequest, hold: Pick<HoldRequest, 'amount' | 'ttlMs' | 'budgets'>): Promise<AdmitHoldResult> {
+    assertInt('amount', hold.amount, 0);
+    assertTtl('ttlMs', hold.ttlMs);
+    const args = admitArgs(req);
+    args.push(hold.amount, Math.ceil(hold.ttlMs));
+    for (const b of hold.budgets) args.push(b.source, b.id, b.limit);
+    const reply = array(await this.#run('admit-hold', req.orgId, args));
+    if (reply[0] !== 1) return { admit: admitRefusal(reply), hold: null };
+    if (reply[1] === 1) return { admit: { ok: true }, hold: { ok: true, available: int(reply[2]) } };
+    return { admit: { ok: true }, hold: { ok: false, source: str(reply[2]) as 'plan' | 'budget', available: int(reply[3]) } };
   }
 
   async releaseLeases(orgId: string, requestId: string, scopes: Pick<LimitScope, 'source' | 'id'>[]): Promise<void> {

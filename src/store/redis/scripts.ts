@@ -14,6 +14,7 @@ import type { RedisClient } from './client.js';
 
 export const SCRIPT_NAMES = [
   'admit',
+  'admit-hold',
   'release-leases',
   'hold',
   'release-hold',

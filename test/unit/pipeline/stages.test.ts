@@ -13,7 +13,8 @@ import type { FrontEnd } from '../../../src/pipeline/front-end.js';
 import { inspectStage, startInspectionStage } from '../../../src/pipeline/inspect.js';
 import { coverableOutput, holdStage, MIN_CLAMPED_OUTPUT } from '../../../src/pipeline/reserve.js';
 import { routeStage } from '../../../src/pipeline/route-stage.js';
-import { runStages, unwind, type Stage } from '../../../src/pipeline/stage.js';
+import { deferRefusal, refuseDeferred, runStages, unwind, type Stage } from '../../../src/pipeline/stage.js';
+import { GatewayError, isGatewayError } from '../../../src/errors/gateway-error.js';
 import type { IncomingRequest } from '../../../src/server/types.js';
 import type { AdmitRequest, HoldRequest, LimitScope, OrgRecord } from '../../../src/store/contract.js';
 
@@ -51,6 +52,29 @@ describe('runStages / unwind', () => {
     await unwind(chain, f);
     expect(log).toEqual(['run a', 'run no-undo', 'run b', 'undo b', 'undo a']);
     expect(f.passed).toBe(0);
+  });
+});
+
+describe('deferred refusals', () => {
+  it('a validation refusal before admission is kept, later validators skipped, and given after admission', async () => {
+    const log: string[] = [];
+    const f = new TextFlow(req, { route: '/v1/chat/completions', allowXApiKey: false } as FrontEnd);
+    const chain: Stage<TextFlow>[] = [
+      deferRefusal({ name: 'decode', run: () => { throw new GatewayError('invalid_request', { message: 'bad body' }); } }, isGatewayError),
+      deferRefusal({ name: 'resolve', run: () => void log.push('resolve') }, isGatewayError),
+      { name: 'admit', run: () => void log.push('admit'), undo: async () => void log.push('release') },
+      refuseDeferred,
+      { name: 'never', run: () => void log.push('never') },
+    ];
+    await expect(runStages(chain, f)).rejects.toMatchObject({ code: 'invalid_request' });
+    await unwind(chain, f);
+    expect(log).toEqual(['admit', 'release']);
+  });
+
+  it('a non-refusal error (a bug) is not deferred', async () => {
+    const f = new TextFlow(req, { route: '/v1/chat/completions', allowXApiKey: false } as FrontEnd);
+    const stage = deferRefusal<TextFlow>({ name: 'decode', run: () => { throw new TypeError('boom'); } }, isGatewayError);
+    await expect(runStages([stage], f)).rejects.toThrow('boom');
   });
 });
 
