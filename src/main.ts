@@ -3,6 +3,7 @@ import { replayJournal, SettlementJournal } from './billing/settlement-journal.j
 import { loadConfig } from './config/load.js';
 import { missingCredentials, type MissingCredential } from './config/credentials.js';
 import { ConfigError } from './config/fields.js';
+import type { GatewayConfig } from './config/schema.js';
 import { needsSimulator, seedDev, simulatedCatalog } from './dev/bootstrap.js';
 import { startGateway } from './gateway.js';
 import { newKeyValue } from './keys/mint.js';
@@ -29,6 +30,33 @@ function fail(message: string): never {
 import { DataDirLockedError, lockDataDir, type DataDirLock } from './store/data-dir-lock.js';
 import { defaultDbPath } from './store/memory/memory-store.js';
 
+/**
+ * Refuses to start on the uWS pure-JS fallback, on a busy port, or with SVC_PROCESSES > 1 off Redis (throws
+ * StartupError). With SVC_PROCESSES > 1 it starts and supervises the children and returns true: this process
+ * then serves nothing itself.
+ */
+async function startupChecks(config: GatewayConfig, env: NodeJS.ProcessEnv, dash: { host: string; port: number }): Promise<boolean> {
+  const processes = processCount(env.SVC_PROCESSES);
+  assertNativeUws();
+  if (processes > 1 && config.store.kind !== 'redis') {
+    throw new StartupError(
+      `SVC_PROCESSES=${processes} needs the Redis store (credit, limits and keys must be shared between the processes); set SVC_REDIS_URL, or leave SVC_PROCESSES unset for one process on the embedded store.`,
+    );
+  }
+  if (processes > 1 && config.port === 0) throw new StartupError(`SVC_PROCESSES=${processes} needs a fixed port: set SVC_PORT.`);
+  await assertPortFree(config.host, config.port, 'inference', 'SVC_PORT');
+  await assertPortFree(dash.host, dash.port, 'dashboard', 'SVC_DASHBOARD_PORT');
+  if (processes === 1) return false;
+  // One dev key for all processes: each would otherwise mint its own and revoke the others'.
+  const childEnv = config.dev.bootstrap && !env.SVC_DEV_KEY ? { ...env, SVC_DEV_KEY: newKeyValue() } : env;
+  const sup = await superviseProcesses(process.argv[1] ?? '', processes, childEnv, (l) => process.stderr.write(l + '\n'));
+  process.stderr.write(`svc: ${processes} gateway processes share http://${config.host}:${config.port}\n`);
+  const stopAll = (signal: NodeJS.Signals): void => void sup.stop(signal).then(() => process.exit(0));
+  process.on('SIGINT', () => stopAll('SIGINT'));
+  process.on('SIGTERM', () => stopAll('SIGTERM'));
+  return true;
+}
+
 /** `make run`: config -> store -> (dev simulator) -> gateway; graceful shutdown flushes settlement. */
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let config;
@@ -43,33 +71,14 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   }
   const index = processIndex(env);
   const dashOpts = dashboardOptionsFromEnv(env, { host: config.host, port: config.dashboardPort });
-  try {
-    // Start-up checks run once, in the process the operator started (children of SVC_PROCESSES share the port).
-    if (index === null) {
-      const processes = processCount(env.SVC_PROCESSES);
-      assertNativeUws();
-      if (processes > 1 && config.store.kind !== 'redis') {
-        throw new StartupError(
-          `SVC_PROCESSES=${processes} needs the Redis store (credit, limits and keys must be shared between the processes); set SVC_REDIS_URL, or leave SVC_PROCESSES unset for one process on the embedded store.`,
-        );
-      }
-      if (processes > 1 && config.port === 0) throw new StartupError(`SVC_PROCESSES=${processes} needs a fixed port: set SVC_PORT.`);
-      await assertPortFree(config.host, config.port, 'inference', 'SVC_PORT');
-      await assertPortFree(dashOpts.host, dashOpts.port, 'dashboard', 'SVC_DASHBOARD_PORT');
-      if (processes > 1) {
-        // One dev key for all processes: each would otherwise mint its own and revoke the others'.
-        const childEnv = config.dev.bootstrap && !env.SVC_DEV_KEY ? { ...env, SVC_DEV_KEY: newKeyValue() } : env;
-        const sup = await superviseProcesses(process.argv[1] ?? '', processes, childEnv, (l) => process.stderr.write(l + '\n'));
-        process.stderr.write(`svc: ${processes} gateway processes share http://${config.host}:${config.port}\n`);
-        const stopAll = (signal: NodeJS.Signals): void => void sup.stop(signal).then(() => process.exit(0));
-        process.on('SIGINT', () => stopAll('SIGINT'));
-        process.on('SIGTERM', () => stopAll('SIGTERM'));
-        return;
-      }
+  // Start-up checks run once, in the process the operator started (children of SVC_PROCESSES share the port).
+  if (index === null) {
+    try {
+      if (await startupChecks(config, env, dashOpts)) return;
+    } catch (e) {
+      if (e instanceof StartupError) fail(e.message);
+      throw e;
     }
-  } catch (e) {
-    if (e instanceof StartupError) fail(e.message);
-    throw e;
   }
   const log = new Logger(config.log.level, config.log.json);
   // State kept on this machine: the embedded store (beside its snapshot path) or, on Redis, the data dir.
@@ -93,7 +102,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     );
   } catch (e) {
     if (e instanceof StoreUnavailableError && config.store.kind === 'redis') {
-      const reason = e.message.replace(/^redis unavailable: /, '').replace(/\.$/, '');
+      const reason = e.message.replace(/^redis (unavailable|at \S+): /, '').replace(/\.$/, '');
       fail(
         `cannot reach Redis at ${redact(config.store.url)} (${reason}): start Redis there, or set SVC_REDIS_URL to a reachable server (unset it to use the embedded store).`,
       );

@@ -57,6 +57,8 @@ interface FixedResult {
   /** Failed requests by HTTP status ('conn' for a connection error). */
   byStatus: Map<string, number>;
   achievedRps: number;
+  /** p99 of how late the generator dispatched a request after its intended time (its own saturation). */
+  lagP99: number;
 }
 
 /** `3 (503: 2, conn: 1)`, or `0`. */
@@ -74,6 +76,7 @@ async function fixedRate(url: string, headers: Record<string, string>, body: str
   const pool = new Pool(u.origin, { connections: 256, keepAliveTimeout: 60_000 });
   const total = Math.max(1, Math.round(rate * seconds));
   const latencies: number[] = [];
+  const lags: number[] = [];
   const inflight: Promise<void>[] = [];
   let errors = 0;
   let sent = 0;
@@ -84,6 +87,7 @@ async function fixedRate(url: string, headers: Record<string, string>, body: str
   };
   const t0 = performance.now() + 10;
   const one = async (intended: number): Promise<void> => {
+    lags.push(performance.now() - intended);
     try {
       const res = await pool.request({ path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
       for await (const chunk of res.body) void chunk;
@@ -109,7 +113,8 @@ async function fixedRate(url: string, headers: Record<string, string>, body: str
   const elapsed = (performance.now() - t0) / 1000;
   await pool.close();
   latencies.sort((a, b) => a - b);
-  return { p50: pct(latencies, 50), p99: pct(latencies, 99), p999: pct(latencies, 99.9), errors, byStatus, achievedRps: total / elapsed };
+  lags.sort((a, b) => a - b);
+  return { lagP99: pct(lags, 99), p50: pct(latencies, 50), p99: pct(latencies, 99), p999: pct(latencies, 99.9), errors, byStatus, achievedRps: total / elapsed };
 }
 
 async function closedLoop(url: string, headers: Record<string, string>, body: string, seconds: number, connections = CONNECTIONS): Promise<autocannon.Result> {
@@ -331,16 +336,17 @@ async function main(): Promise<void> {
       '',
       `Fixed rate: ${RATE} req/s for ${SECONDS} s, latency from the intended send time to the last byte (open loop, no coordinated omission). ` +
         `Closed loop: ${CONNECTIONS} connections for ${SECONDS} s (autocannon). Gateway at the default log level (info, JSON to stdout), guardrails in monitor mode. ` +
-        `CPU and RSS are the process under test (the simulator's share is not counted); peak = VmHWM of that process.`,
+        `CPU and RSS are the process under test (the simulator's share is not counted); peak = VmHWM of that process. ` +
+        `Generator lag = how late the load generator itself dispatched requests: when it is not near 0, the machine could not drive ${RATE} req/s and the latencies measure the machine, not the target.`,
       '',
-      `| target | mode | fixed p50 ms | p99 ms | p99.9 ms | added p50 / p99 / p99.9 ms | fixed errors | achieved req/s | closed-loop req/s | closed errors | CPU ms/req | RSS start / end / peak MiB |`,
-      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      `| target | mode | fixed p50 ms | p99 ms | p99.9 ms | added p50 / p99 / p99.9 ms | fixed errors | achieved req/s | generator lag p99 ms | closed-loop req/s | closed errors | CPU ms/req | RSS start / end / peak MiB |`,
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ];
     for (const r of rows) {
       const base = rows.find((x) => x.target.startsWith('direct') && x.mode === r.mode)!;
       const added = r === base ? '-' : `${f2(r.fixed.p50 - base.fixed.p50)} / ${f2(r.fixed.p99 - base.fixed.p99)} / ${f2(r.fixed.p999 - base.fixed.p999)}`;
       lines.push(
-        `| ${r.target} | ${r.mode} | ${f2(r.fixed.p50)} | ${f2(r.fixed.p99)} | ${f2(r.fixed.p999)} | ${added} | ${errorText(r.fixed)} | ${Math.round(r.fixed.achievedRps)} | ${Math.round(r.rps)} | ${r.closedErrors} | ${f3(r.cpuMsPerReq)} | ${f1(r.rssStart)} / ${f1(r.rssEnd)} / ${f1(r.peak)} |`,
+        `| ${r.target} | ${r.mode} | ${f2(r.fixed.p50)} | ${f2(r.fixed.p99)} | ${f2(r.fixed.p999)} | ${added} | ${errorText(r.fixed)} | ${Math.round(r.fixed.achievedRps)} | ${f2(r.fixed.lagP99)} | ${Math.round(r.rps)} | ${r.closedErrors} | ${f3(r.cpuMsPerReq)} | ${f1(r.rssStart)} / ${f1(r.rssEnd)} / ${f1(r.peak)} |`,
       );
     }
     lines.push(

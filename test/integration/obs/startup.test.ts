@@ -184,6 +184,26 @@ describe('SVC_PROCESSES=2 on Redis: two processes, one port', () => {
     expect(svcLine(err)).toContain('is already in use');
   });
 
+  it('a process that dies is restarted, and the port is served by two processes again', async () => {
+    const before = new Set<number>();
+    for (let i = 0; i < 40 && before.size < 2; i++) before.add(await healthPid(url));
+    const [victim, survivor] = [...before] as [number, number];
+    process.kill(victim, 'SIGKILL');
+    const after = new Set<number>();
+    for (let i = 0; i < 200 && after.size < 2; i++) {
+      try {
+        after.add(await healthPid(url));
+      } catch {
+        /* a connection the kernel still hashed to the dead listener */
+      }
+      if (after.size < 2) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(after.has(survivor)).toBe(true);
+    expect(after.has(victim)).toBe(false);
+    expect(after.size).toBe(2);
+    expect(stderr).toMatch(new RegExp(`gateway process \\d \\(pid ${victim}\\) exited \\(SIGKILL\\); restarting it`));
+  }, 40_000);
+
   it('SIGTERM to the parent stops both processes and frees the port', async () => {
     const exited = new Promise<number | null>((r) => parent.once('exit', (c) => r(c)));
     parent.kill('SIGTERM');
