@@ -10,7 +10,7 @@ import { isEmailAddress } from '../events/channel-config.js';
 import { GatewayError, invalid } from '../errors/gateway-error.js';
 import type { Store } from '../store/contract.js';
 import { claim, KvIndex } from './kv-index.js';
-import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from './passwords.js';
+import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword, weakPasswordProblem } from './passwords.js';
 
 export const ROLES = ['owner', 'org_admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
@@ -80,6 +80,12 @@ export class UsersService {
     await this.store.kvSet(`user:${user.id}`, user);
     await this.store.kvSet(`user-email:${email}`, { id: user.id });
     return user;
+  }
+
+  /** 400 naming `password` when a password chosen through the dashboard is too weak for `email`. */
+  checkNewPassword(password: unknown, email: string): void {
+    const problem = weakPasswordProblem(password, email);
+    if (problem !== null) throw invalid(problem, 'password');
   }
 
   /** The user when the password matches; null otherwise (same work either way). */
