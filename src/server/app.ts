@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp } from 'uWebSockets.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { readBody } from './read-body.js';
-import type { Handler, HeaderList, IncomingRequest } from './types.js';
+import type { Gate, Handler, HeaderList, IncomingRequest } from './types.js';
 import { UwsSink } from './uws-sink.js';
 
 export interface Route {
@@ -10,6 +10,10 @@ export interface Route {
   /** uWS pattern; `/*` suffix matches ids containing `/`. */
   pattern: string;
   handler: Handler;
+  /** Body cap of this route; the server's `maxBodyBytes` when absent. */
+  maxBodyBytes?: number;
+  /** For routes with a body: checked before the body is read; its handler replaces `handler`. */
+  gate?: Gate;
 }
 
 export interface ServerOptions {
@@ -91,19 +95,48 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
         return;
       }
       const declared = Number(head.headers.get('content-length') ?? '0');
+      const cap = route.maxBodyBytes ?? opts.maxBodyBytes;
       const tooLarge = (): void => {
         const err = new GatewayError('payload_too_large', {
-          message: `Request body exceeds the ${opts.maxBodyBytes}-byte limit.`,
+          message: `Request body exceeds the ${cap}-byte limit.`,
         });
         sink.sendAndClose(413, { ...opts.errorHeaders(), 'content-type': 'application/json' }, errorJson(err));
       };
-      if (declared > opts.maxBodyBytes) {
+      if (declared > cap) {
         tooLarge();
         return;
       }
-      readBody(res, opts.maxBodyBytes, (body) => dispatch(route, sink, { ...head, body }), tooLarge);
+      if (route.gate === undefined) {
+        readBody(res, cap, (body) => dispatch(route, sink, { ...head, body }), tooLarge);
+        return;
+      }
+      gated(route.gate, res, sink, head, cap, tooLarge);
     });
   }
+
+  /** Holds the body back (socket paused) until the gate passes; a refusal is answered without reading it. */
+  const gated = (gate: Gate, res: HttpResponse, sink: UwsSink, head: Omit<IncomingRequest, 'body'>, cap: number, tooLarge: () => void): void => {
+    let body: Buffer | null = null;
+    let handler: Handler | null = null;
+    const go = (): void => {
+      if (body !== null && handler !== null) dispatch({ method: 'POST', pattern: '', handler }, sink, { ...head, body });
+    };
+    let over = false;
+    readBody(res, cap, (b) => ((body = b), go()), () => ((over = true), tooLarge()));
+    res.pause();
+    inflight++;
+    gate(head)
+      .then((next) => {
+        if (sink.aborted || over) return;
+        if (typeof next === 'function') {
+          handler = next;
+          res.resume();
+          go();
+        } else sink.sendAndClose(next.status, next.headers, next.body);
+      })
+      .catch((err: unknown) => opts.onHandlerError(err, { ...head, body: Buffer.alloc(0) }, sink))
+      .finally(settled);
+  };
 
   app.any('/*', (res, req) => {
     const sink = new UwsSink(res);
