@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors/gateway-error.js';
 import { keyAlias } from '../keys/mint.js';
+import { bucketEntry } from '../providers/storage-urls.js';
 import type { Store } from '../store/contract.js';
 import { createServices, type ServiceOptions, type Services } from './services.js';
 import { isRole } from './users-service.js';
@@ -13,6 +14,7 @@ import { balanceView, keyView } from './views.js';
 
 export const ADMIN_USAGE = `usage:
   org create --name <name>
+  org storage --org <orgId> --allow <s3://bucket,gs://bucket | none>   (image URL buckets the org may name)
   user create --email <e> (--password <p> | --password-env <VAR>) --org <orgId> --role owner|org_admin|member
   bootstrap --email <e> (--password <p> | --password-env <VAR>) --org-name <name>
   key create --org <orgId> --name <name> [--team <teamId>] [--budget-usd <n>] [--budget-warn-at <0..1>]
@@ -98,6 +100,20 @@ async function run(s: Services, cmd: string, f: Map<string, string>, out: (s: st
     case 'org create': {
       const o = await s.orgs.create(need(f, 'name'));
       out(`org ${o.id} ${o.name}`);
+      return;
+    }
+    case 'org storage': {
+      // Operator-only (finding 5): Bedrock and Vertex read these buckets with the gateway's credentials.
+      const orgId = org();
+      const raw = need(f, 'allow');
+      const entries = raw === 'none' ? [] : raw.split(',').map((v) => ({ v, b: bucketEntry(v) }));
+      const bad = entries.find((e) => e.b === null);
+      if (bad !== undefined) throw new UsageError(`--allow: ${bad.v} is not s3://<bucket> or gs://<bucket>`);
+      const buckets = [...new Set(entries.map((e) => e.b!))];
+      if ((await s.store.updateOrg(orgId, { storageBuckets: buckets })) === null) {
+        throw new GatewayError('not_found', { message: `organization ${orgId} not found` });
+      }
+      out(`org ${orgId} storage buckets: ${buckets.length === 0 ? 'none' : buckets.join(', ')}`);
       return;
     }
     case 'user create': {

@@ -88,7 +88,7 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
           return { url, headers, body: p.passthrough!(c.endpoint.upstreamModel) };
         }
         const canonical = { ...p.canonical(), model: c.endpoint.upstreamModel };
-        return c.adapter.buildRequest(canonical, c.endpoint, { env: deps.env, maxTokens: Math.min(maxOut, c.model.maxOutput), now: new Date() });
+        return c.adapter.buildRequest(canonical, c.endpoint, { env: deps.env, maxTokens: Math.min(maxOut, c.model.maxOutput), now: new Date(), storageBuckets: org.storageBuckets ?? [] });
       };
       const sentAt = performance.now();
       const { candidate, response } = await execute(deps, st, chain, requestFor, ac.signal);

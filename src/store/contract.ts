@@ -23,6 +23,8 @@ export interface OrgRecord {
   maxConcurrency: number | null;
   /** svc/auto never picks a model whose output price per million tokens exceeds this (USD); null = none. */
   priceCeilingPerMTok: number | null;
+  /** Cloud-storage buckets (`s3://b`, `gs://b`) its image URLs may name; absent = none (operator-set). */
+  storageBuckets?: string[];
 }
 
 export interface TeamRecord {
