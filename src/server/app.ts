@@ -42,10 +42,22 @@ function remoteIp(res: HttpResponse): string {
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
 
-function capture(req: HttpRequest, res: HttpResponse, method: string): Omit<IncomingRequest, 'body'> {
+/**
+ * Headers that must come once: a second credential (or length, type, host) is ambiguous, since one reader
+ * could take the first and another the last (security hardening, finding 6). RFC 9110 5.3 allows repeats
+ * only of list-valued fields.
+ */
+const SINGLE_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'content-length', 'content-type', 'host', 'origin']);
+
+function capture(req: HttpRequest, res: HttpResponse, method: string): Omit<IncomingRequest, 'body'> & { repeated: string | null } {
   const headers = new Map<string, string>();
-  req.forEach((k, v) => headers.set(k, v));
+  let repeated: string | null = null;
+  req.forEach((k, v) => {
+    if (repeated === null && headers.has(k) && SINGLE_HEADERS.has(k)) repeated = k;
+    headers.set(k, v);
+  });
   return {
+    repeated,
     method,
     path: req.getUrl(),
     query: req.getQuery() ?? '',
@@ -89,7 +101,12 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
     const method = route.method;
     register(route.pattern, (res, req) => {
       const sink = new UwsSink(res);
-      const head = capture(req, res, method);
+      const { repeated, ...head } = capture(req, res, method);
+      if (repeated !== null) {
+        const err = new GatewayError('invalid_request', { message: `The ${repeated} header appears more than once; send it once.` });
+        sink.sendAndClose(400, { ...opts.errorHeaders(), 'content-type': 'application/json' }, errorJson(err));
+        return;
+      }
       if (method === 'GET' || method === 'DELETE') {
         dispatch(route, sink, { ...head, body: Buffer.alloc(0) });
         return;
