@@ -25,8 +25,17 @@ export function replyHeaders(r: Reply): Record<string, string> {
   return { ...BASE_HEADERS, ...r.headers };
 }
 
+/**
+ * JSON with markup and invisible format characters written as \u escapes: the same value for a JSON
+ * parser, but a body that no browser can sniff into HTML and no viewer shows reordered by bidi controls,
+ * whatever names and tags were stored before they were validated (security hardening, finding 6).
+ */
+export function safeJson(body: unknown): string {
+  return JSON.stringify(body).replace(/[<>&\u2028\u2029\p{Cf}]/gu, (c) => [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
+}
+
 export function sendReply(res: ResponseSink, r: Reply): void {
-  res.send(r.status, replyHeaders(r), JSON.stringify(r.body));
+  res.send(r.status, replyHeaders(r), safeJson(r.body));
 }
 
 export function sendError(res: ResponseSink, e: GatewayError): void {

@@ -15,6 +15,7 @@ import { GatewayError, invalid } from '../errors/gateway-error.js';
 import type { Store } from '../store/contract.js';
 import { claim, KvIndex } from './kv-index.js';
 import type { Mailer } from './smtp-client.js';
+import { plainText } from './validate.js';
 import { normalEmail, type Role, type UserRecord, type UsersService } from './users-service.js';
 
 export const INVITATION_TTL_MS = 72 * 3_600_000;
@@ -96,9 +97,9 @@ export class InvitationsService {
     const link = `${this.deps.origin}/accept-invitation?token=${token}`;
     await mailer.send({
       to: [rec.email],
-      subject: `[${this.deps.serviceName}] Invitation to ${orgName.replace(/[\r\n]/g, ' ')}`,
+      subject: `[${this.deps.serviceName}] Invitation to ${plainText(orgName)}`,
       text: [
-        `You were invited to join the organization "${orgName}" on ${this.deps.serviceName} as ${role}.`,
+        `You were invited to join the organization "${plainText(orgName)}" on ${this.deps.serviceName} as ${role}.`,
         '',
         'To accept, open this link (it works once and expires in 72 hours):',
         link,

@@ -6,7 +6,7 @@ import { usdToNano, type NanoUsd } from '../billing/money.js';
 import { invalid } from '../errors/gateway-error.js';
 import type { KeyPrefix } from '../keys/mint.js';
 import { ipAllowed } from '../pipeline/ip-policy.js';
-import { objectWith, optBool, optFutureTime, optNum, optStr, optStrArray, str } from './validate.js';
+import { name, objectWith, optBool, optFutureTime, optNum, optStr, optStrArray } from './validate.js';
 
 export interface KeyInput {
   name: string;
@@ -96,7 +96,7 @@ export function parseKeyInput(body: unknown, now: number, opts: { allowValue: bo
     throw invalid('key_prefix does not match the imported value', 'key_prefix');
   }
   return {
-    name: str(o, 'name', { max: 200 }),
+    name: name(o, 'name', { max: 200 }),
     teamId: optStr(o, 'team_id', { max: 100 }),
     budget: budgetUsd === null ? null : usdToNano(budgetUsd),
     budgetWarnAt: warnAt,
@@ -124,7 +124,7 @@ export interface KeyPatchInput {
 export function parseKeyPatch(body: unknown): KeyPatchInput {
   const o = objectWith(body, ['name', 'budget_usd', 'rpm', 'tpm']);
   const out: KeyPatchInput = {};
-  if (o.name !== undefined) out.name = str(o, 'name', { max: 200 });
+  if (o.name !== undefined) out.name = name(o, 'name', { max: 200 });
   if (o.budget_usd !== undefined) {
     const b = optNum(o, 'budget_usd', { min: 0, max: MAX_BUDGET_USD });
     out.budget = b === null ? null : usdToNano(b);

@@ -14,7 +14,7 @@ import { GatewayError, invalid } from '../errors/gateway-error.js';
 import type { Route } from '../server/app.js';
 import type { Handler, IncomingRequest, Refusal, RequestHead, ResponseSink } from '../server/types.js';
 import { StoreUnavailableError } from '../store/contract.js';
-import { parseJson, refuseBearer, replyHeaders, requireJson, requireSameOrigin, sendReply, type Reply } from './http.js';
+import { parseJson, refuseBearer, replyHeaders, requireJson, requireSameOrigin, safeJson, sendReply, type Reply } from './http.js';
 import type { Services } from './services.js';
 import { sessionIdFrom, type Session } from './sessions.js';
 import { ADMIN_ROLES, type Role } from './users-service.js';
@@ -115,7 +115,7 @@ function wrap<C extends BaseCtx>(
         return (req, res) => run(ctx, req, res);
       } catch (e) {
         const r = errorReply(deps, method, head.path, e);
-        return { status: r.status, headers: replyHeaders(r), body: JSON.stringify(r.body) };
+        return { status: r.status, headers: replyHeaders(r), body: safeJson(r.body) };
       }
     },
   };
