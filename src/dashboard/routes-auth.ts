@@ -36,11 +36,6 @@ async function me(ctx: SessionCtx): Promise<Reply> {
   return ok({ user: userView(user), organizations: await organizations(s, user.id) });
 }
 
-async function lastOwnerGuard(s: Services, orgId: string): Promise<void> {
-  const owners = (await s.users.members(orgId)).filter((x) => x.role === 'owner');
-  if (owners.length <= 1) throw new GatewayError('conflict', { message: 'An organization must keep at least one Owner.' });
-}
-
 function memberView(m: Membership & { email: string }): Record<string, unknown> {
   return { user_id: m.userId, email: m.email, role: m.role, created_at: new Date(m.createdAt).toISOString() };
 }
@@ -91,10 +86,10 @@ export function authRoutes(r: DashboardRouter): void {
     const user = await s.users.findByEmail(email);
     const prev = user === null ? null : await s.users.membership(ctx.orgId, user.id);
     if (user === null || prev === null) return inviteFrom(ctx, email, o.role);
-    if (prev.role === 'owner' && o.role !== 'owner') {
-      if (ctx.role !== 'owner') throw new GatewayError('insufficient_role', { message: 'Only an Owner can change an Owner.' });
-      await lastOwnerGuard(s, ctx.orgId);
+    if (prev.role === 'owner' && o.role !== 'owner' && ctx.role !== 'owner') {
+      throw new GatewayError('insufficient_role', { message: 'Only an Owner can change an Owner.' });
     }
+    // The keep-one-Owner rule is enforced atomically inside setRole and removeMember (409).
     const m = await s.users.setRole(ctx.orgId, user.id, o.role);
     return ok({ member: memberView({ ...m, email: user.email }) });
   });
@@ -103,10 +98,7 @@ export function authRoutes(r: DashboardRouter): void {
     const userId = requireId(ctx.query.get('userId'), 'userId');
     const m = await s.users.membership(ctx.orgId, userId);
     if (m === null) throw new GatewayError('not_found', { message: 'Member not found in this organization' });
-    if (m.role === 'owner') {
-      if (ctx.role !== 'owner') throw new GatewayError('insufficient_role', { message: 'Only an Owner can remove an Owner.' });
-      await lastOwnerGuard(s, ctx.orgId);
-    }
+    if (m.role === 'owner' && ctx.role !== 'owner') throw new GatewayError('insufficient_role', { message: 'Only an Owner can remove an Owner.' });
     await s.users.removeMember(ctx.orgId, userId);
     return ok({ ok: true });
   });

@@ -244,6 +244,11 @@ export interface Store {
    */
   setAdd(key: string, member: string): Promise<void>;
   setRemove(key: string, member: string): Promise<void>;
+  /**
+   * Removes `member` unless the set would keep fewer than `keep` members, as one atomic step (the last
+   * Owner of an organization). `removed`, `absent` (not a member) or `refused`.
+   */
+  setRemoveKeeping(key: string, member: string, keep: number): Promise<'removed' | 'absent' | 'refused'>;
   setMembers(key: string): Promise<string[]>;
   /** Fixed-window counter (e.g. 5 registrations per minute): increments and returns the count in window. */
   hit(key: string, windowMs: number): Promise<number>;

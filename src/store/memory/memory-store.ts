@@ -273,6 +273,15 @@ export class MemoryStore implements Store {
     this.#save(LAZY_SAVE_MS);
   }
 
+  async setRemoveKeeping(key: string, member: string, keep: number): Promise<'removed' | 'absent' | 'refused'> {
+    // One synchronous step on the event loop: atomic in this process.
+    const members = this.#s.kv.get<string[]>(`set:${key}`, Date.now()) ?? [];
+    if (!members.includes(member)) return 'absent';
+    if (members.length - 1 < keep) return 'refused';
+    await this.setRemove(key, member);
+    return 'removed';
+  }
+
   async setRemove(key: string, member: string): Promise<void> {
     const members = this.#s.kv.get<string[]>(`set:${key}`, Date.now()) ?? [];
     if (!members.includes(member)) return;
