@@ -10,6 +10,7 @@ import { bucketEntry } from '../providers/storage-urls.js';
 import type { Store } from '../store/contract.js';
 import { createServices, type ServiceOptions, type Services } from './services.js';
 import { isRole } from './users-service.js';
+import { plainText } from './validate.js';
 import { balanceView, keyView } from './views.js';
 
 export const ADMIN_USAGE = `usage:
@@ -143,7 +144,7 @@ async function run(s: Services, cmd: string, f: Map<string, string>, out: (s: st
       const spend = await s.credits.keySpend(orgId);
       for (const k of await s.keys.list(orgId)) {
         const v = keyView(k, spend.get(k.id) ?? 0, s.now());
-        out([v.id, v.alias, v.status + (v.expired ? ' (expired)' : ''), `$${v.spend_usd}`, v.name].join('\t'));
+        out([v.id, v.alias, v.status + (v.expired ? ' (expired)' : ''), `$${v.spend_usd}`, plainText(v.name)].join('\t'));
       }
       return;
     }
@@ -170,7 +171,8 @@ async function run(s: Services, cmd: string, f: Map<string, string>, out: (s: st
     case 'spend': {
       const by = f.get('by') ?? 'key';
       for (const r of await s.credits.spend(org(), by)) {
-        out([r.key_alias ?? r.group, `$${r.cost_usd}`, `${r.requests} req`, `${r.input_tokens} in`, `${r.output_tokens} out`].join('\t'));
+        // Terminal output: stored tags and names show control and format characters as escapes.
+        out([plainText(r.key_alias ?? r.group), `$${r.cost_usd}`, `${r.requests} req`, `${r.input_tokens} in`, `${r.output_tokens} out`].join('\t'));
       }
       return;
     }
