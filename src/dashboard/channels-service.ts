@@ -10,7 +10,7 @@ import { sendChannelTest, TEST_NOTIFICATION, type ChannelTestFailure } from '../
 import type { Store } from '../store/contract.js';
 import { KvIndex, serialised } from './kv-index.js';
 import type { Mailer } from './smtp-client.js';
-import { isObject, objectWith, optStr } from './validate.js';
+import { isObject, objectWith, optName } from './validate.js';
 import { checkPublicHttpsUrl, type UrlGuard } from './webhooks-service.js';
 
 export const CHANNEL_TESTS_PER_MINUTE = 5;
@@ -93,7 +93,7 @@ export class ChannelsService {
   async create(orgId: string, body: unknown): Promise<ChannelView> {
     const o = objectWith(body, ['type', 'name', 'config']);
     if (!isChannelType(o.type)) throw invalid('type must be one of email, slack, teams, jira, webhook', 'type');
-    const name = optStr(o, 'name', { max: 200 });
+    const name = optName(o, 'name', { max: 200 });
     const config = await this.#validConfig(o.type, o.config);
     if ((await this.#index.list(orgId)).length >= MAX_CHANNELS_PER_ORG) {
       throw new GatewayError('conflict', { message: `An organization may have at most ${MAX_CHANNELS_PER_ORG} notification channels.` });
@@ -115,7 +115,7 @@ export class ChannelsService {
       const rec = await this.#get(orgId, id);
       if (o.type !== undefined && o.type !== rec.type) throw invalid('type cannot be changed; create a new channel', 'type');
       const next: ChannelRecord = { ...rec, updated_at: new Date(this.deps.now()).toISOString() };
-      if (o.name !== undefined) next.name = optStr(o, 'name', { max: 200 });
+      if (o.name !== undefined) next.name = optName(o, 'name', { max: 200 });
       if (o.config !== undefined) {
         const incoming = isObject(o.config) ? restoreRedacted(rec.type, rec.config, o.config) : o.config;
         next.config = await this.#validConfig(rec.type, incoming);

@@ -6,13 +6,16 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors/gateway-error.js';
 import { keyAlias } from '../keys/mint.js';
+import { bucketEntry } from '../providers/storage-urls.js';
 import type { Store } from '../store/contract.js';
 import { createServices, type ServiceOptions, type Services } from './services.js';
 import { isRole } from './users-service.js';
+import { plainText } from './validate.js';
 import { balanceView, keyView } from './views.js';
 
 export const ADMIN_USAGE = `usage:
   org create --name <name>
+  org storage --org <orgId> --allow <s3://bucket,gs://bucket | none>   (image URL buckets the org may name)
   user create --email <e> (--password <p> | --password-env <VAR>) --org <orgId> --role owner|org_admin|member
   bootstrap --email <e> (--password <p> | --password-env <VAR>) --org-name <name>
   key create --org <orgId> --name <name> [--team <teamId>] [--budget-usd <n>] [--budget-warn-at <0..1>]
@@ -100,6 +103,20 @@ async function run(s: Services, cmd: string, f: Map<string, string>, out: (s: st
       out(`org ${o.id} ${o.name}`);
       return;
     }
+    case 'org storage': {
+      // Operator-only (finding 5): Bedrock and Vertex read these buckets with the gateway's credentials.
+      const orgId = org();
+      const raw = need(f, 'allow');
+      const entries = raw === 'none' ? [] : raw.split(',').map((v) => ({ v, b: bucketEntry(v) }));
+      const bad = entries.find((e) => e.b === null);
+      if (bad !== undefined) throw new UsageError(`--allow: ${bad.v} is not s3://<bucket> or gs://<bucket>`);
+      const buckets = [...new Set(entries.map((e) => e.b!))];
+      if ((await s.store.updateOrg(orgId, { storageBuckets: buckets })) === null) {
+        throw new GatewayError('not_found', { message: `organization ${orgId} not found` });
+      }
+      out(`org ${orgId} storage buckets: ${buckets.length === 0 ? 'none' : buckets.join(', ')}`);
+      return;
+    }
     case 'user create': {
       const role = need(f, 'role');
       if (!isRole(role)) throw new UsageError('--role must be owner, org_admin or member');
@@ -127,7 +144,7 @@ async function run(s: Services, cmd: string, f: Map<string, string>, out: (s: st
       const spend = await s.credits.keySpend(orgId);
       for (const k of await s.keys.list(orgId)) {
         const v = keyView(k, spend.get(k.id) ?? 0, s.now());
-        out([v.id, v.alias, v.status + (v.expired ? ' (expired)' : ''), `$${v.spend_usd}`, v.name].join('\t'));
+        out([v.id, v.alias, v.status + (v.expired ? ' (expired)' : ''), `$${v.spend_usd}`, plainText(v.name)].join('\t'));
       }
       return;
     }
@@ -154,7 +171,8 @@ async function run(s: Services, cmd: string, f: Map<string, string>, out: (s: st
     case 'spend': {
       const by = f.get('by') ?? 'key';
       for (const r of await s.credits.spend(org(), by)) {
-        out([r.key_alias ?? r.group, `$${r.cost_usd}`, `${r.requests} req`, `${r.input_tokens} in`, `${r.output_tokens} out`].join('\t'));
+        // Terminal output: stored tags and names show control and format characters as escapes.
+        out([plainText(r.key_alias ?? r.group), `$${r.cost_usd}`, `${r.requests} req`, `${r.input_tokens} in`, `${r.output_tokens} out`].join('\t'));
       }
       return;
     }

@@ -8,7 +8,7 @@ import { GatewayError, invalid } from '../errors/gateway-error.js';
 import { keyAlias } from '../keys/mint.js';
 import type { BalanceView, SpendGroup, Store, TeamRecord } from '../store/contract.js';
 import type { BudgetNotifier } from './notices.js';
-import { objectWith, optNum, str } from './validate.js';
+import { name, objectWith, optNum, str } from './validate.js';
 
 /** Limits: minimum credit top-up $5. */
 export const MIN_TOPUP_USD = 5;
@@ -65,7 +65,7 @@ export class CreditsService {
     const team: TeamRecord = {
       id: randomUUID(),
       orgId,
-      name: str(o, 'name', { max: 200 }),
+      name: name(o, 'name', { max: 200 }),
       budget: budget === null ? null : usdToNano(budget),
       rpm: optNum(o, 'rpm', { min: 1, max: 1_000_000_000, int: true }),
       tpm: optNum(o, 'tpm', { min: 1, max: 1_000_000_000, int: true }),

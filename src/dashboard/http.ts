@@ -3,7 +3,8 @@
  * key, same-origin writes, JSON bodies. Each refuses with a catalog error.
  */
 import { GatewayError } from '../errors/gateway-error.js';
-import type { IncomingRequest, ResponseSink } from '../server/types.js';
+import { scanJson } from '../pipeline/json-bytes.js';
+import type { RequestHead, ResponseSink } from '../server/types.js';
 
 export interface Reply {
   status: number;
@@ -20,8 +21,21 @@ const BASE_HEADERS = {
   'x-content-type-options': 'nosniff',
 } as const;
 
+export function replyHeaders(r: Reply): Record<string, string> {
+  return { ...BASE_HEADERS, ...r.headers };
+}
+
+/**
+ * JSON with markup and invisible format characters written as \u escapes: the same value for a JSON
+ * parser, but a body that no browser can sniff into HTML and no viewer shows reordered by bidi controls,
+ * whatever names and tags were stored before they were validated (security hardening, finding 6).
+ */
+export function safeJson(body: unknown): string {
+  return JSON.stringify(body).replace(/[<>&\u2028\u2029\p{Cf}]/gu, (c) => [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
+}
+
 export function sendReply(res: ResponseSink, r: Reply): void {
-  res.send(r.status, { ...BASE_HEADERS, ...r.headers }, JSON.stringify(r.body));
+  res.send(r.status, replyHeaders(r), safeJson(r.body));
 }
 
 export function sendError(res: ResponseSink, e: GatewayError): void {
@@ -32,7 +46,7 @@ export function sendError(res: ResponseSink, e: GatewayError): void {
  * The dashboard authenticates by session cookie only; any bearer credential or `x-api-key` is refused
  * outright (it is most likely a virtual key pasted into the wrong place), even next to a valid cookie.
  */
-export function refuseBearer(req: IncomingRequest): void {
+export function refuseBearer(req: RequestHead): void {
   const auth = req.headers.get('authorization');
   const apiKey = req.headers.get('x-api-key');
   if (auth === undefined && apiKey === undefined) return;
@@ -45,7 +59,7 @@ export function refuseBearer(req: IncomingRequest): void {
 }
 
 /** Writes need `Origin` (or, when absent, `Referer`) on exactly the dashboard origin (CSRF defence). */
-export function requireSameOrigin(req: IncomingRequest, origin: string): void {
+export function requireSameOrigin(req: RequestHead, origin: string): void {
   const o = req.headers.get('origin');
   let seen: string | null = null;
   if (o !== undefined && o !== 'null') seen = o;
@@ -67,7 +81,7 @@ export function requireSameOrigin(req: IncomingRequest, origin: string): void {
 }
 
 /** POST/PATCH bodies must be declared `application/json` (parameters such as charset allowed). */
-export function requireJson(req: IncomingRequest): void {
+export function requireJson(req: RequestHead): void {
   const ct = req.headers.get('content-type');
   const media = ct?.split(';')[0]?.trim().toLowerCase();
   if (media !== 'application/json') {
@@ -75,18 +89,19 @@ export function requireJson(req: IncomingRequest): void {
   }
 }
 
-/** The parsed JSON body; undefined for an empty body. */
-export function parseJson(req: IncomingRequest): unknown {
-  if (req.body.length === 0) return undefined;
+/** The parsed JSON body; undefined for an empty body; 400 when nested deeper than `maxDepth` (checked first). */
+export function parseJson(body: Buffer, maxDepth: number): unknown {
+  if (body.length === 0) return undefined;
+  if (scanJson(body, maxDepth).tooDeep) throw new GatewayError('invalid_request', { message: `JSON nesting exceeds the maximum depth of ${maxDepth}.` });
   try {
-    return JSON.parse(req.body.toString('utf8')) as unknown;
+    return JSON.parse(body.toString('utf8')) as unknown;
   } catch {
     throw new GatewayError('invalid_request', { message: 'The body is not valid JSON.' });
   }
 }
 
 /** Path segment `i` (0 = first after the leading slash), URL-decoded. */
-export function segment(req: IncomingRequest, i: number): string {
+export function segment(req: RequestHead, i: number): string {
   const raw = req.path.split('/').filter((s) => s !== '')[i] ?? '';
   try {
     return decodeURIComponent(raw);

@@ -12,6 +12,7 @@ import { DashboardRouter } from './router.js';
 import { authRoutes } from './routes-auth.js';
 import { creditRoutes } from './routes-credits.js';
 import { eventRoutes } from './routes-events.js';
+import { invitationRoutes } from './routes-invitations.js';
 import { keyRoutes } from './routes-keys.js';
 import { createServices, type Services } from './services.js';
 import type { Mailer } from './smtp-client.js';
@@ -45,6 +46,7 @@ export async function startDashboard(deps: DashboardDeps, opts: DashboardOptions
   const services = createServices(deps.store, {
     secretBox: deps.secretBox ?? null,
     serviceName: deps.config.serviceName,
+    origin: opts.origin,
     defaultFallbacks: deps.config.defaultFallbacks,
     ...(deps.guard === undefined ? {} : { guard: deps.guard }),
     ...(deps.logger === undefined ? {} : { logger: deps.logger }),
@@ -62,6 +64,7 @@ export async function startDashboard(deps: DashboardDeps, opts: DashboardOptions
   }
   const router = new DashboardRouter({ services, origin: opts.origin, secureCookies: opts.secureCookies });
   authRoutes(router);
+  invitationRoutes(router);
   keyRoutes(router);
   creditRoutes(router);
   eventRoutes(router);

@@ -6,7 +6,7 @@ import { usdToNano, type NanoUsd } from '../billing/money.js';
 import { invalid } from '../errors/gateway-error.js';
 import type { KeyPrefix } from '../keys/mint.js';
 import { ipAllowed } from '../pipeline/ip-policy.js';
-import { objectWith, optBool, optFutureTime, optNum, optStr, optStrArray, str } from './validate.js';
+import { name, objectWith, optBool, optFutureTime, optNum, optStr, optStrArray } from './validate.js';
 
 export interface KeyInput {
   name: string;
@@ -51,10 +51,29 @@ function prefixOf(v: unknown): KeyPrefix {
   throw invalid('key_prefix must be sk-svc- or sk-legacy-', 'key_prefix');
 }
 
-/** An imported key value: a known prefix, then 16 to 200 URL-safe characters. */
+/** Estimated strength an imported key must have (a minted key has 256 bits; NIST asks 112 for secrets). */
+export const IMPORTED_KEY_MIN_BITS = 112;
+
+/**
+ * Bits of a random secret of this length over the character classes it uses: an upper bound that a human
+ * pattern (`aaaa...`, `0123...`) does not reach because it also needs 12 distinct characters.
+ */
+function estimatedBits(secret: string): number {
+  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[-_]/].map((re, i) => (re.test(secret) ? [26, 26, 10, 2][i]! : 0));
+  return secret.length * Math.log2(classes.reduce((a, b) => a + b, 0));
+}
+
+/**
+ * An imported key value: a known prefix, then 20 to 200 URL-safe characters that look random (at least 12
+ * distinct characters and about 112 bits by length and alphabet; finding 6: weak imported keys).
+ */
 export function importedValue(v: unknown): string {
-  if (typeof v !== 'string' || !/^sk-(svc|legacy)-[A-Za-z0-9_-]{16,200}$/.test(v)) {
-    throw invalid('value must be sk-svc- or sk-legacy- followed by 16 to 200 URL-safe characters', 'value');
+  if (typeof v !== 'string' || !/^sk-(svc|legacy)-[A-Za-z0-9_-]{20,200}$/.test(v)) {
+    throw invalid('value must be sk-svc- or sk-legacy- followed by 20 to 200 URL-safe characters', 'value');
+  }
+  const secret = v.replace(/^sk-(svc|legacy)-/, '');
+  if (new Set(secret).size < 12 || estimatedBits(secret) < IMPORTED_KEY_MIN_BITS) {
+    throw invalid(`value is too weak to be a key: it needs about ${IMPORTED_KEY_MIN_BITS} bits of randomness (e.g. 22 random letters and digits)`, 'value');
   }
   return v;
 }
@@ -77,7 +96,7 @@ export function parseKeyInput(body: unknown, now: number, opts: { allowValue: bo
     throw invalid('key_prefix does not match the imported value', 'key_prefix');
   }
   return {
-    name: str(o, 'name', { max: 200 }),
+    name: name(o, 'name', { max: 200 }),
     teamId: optStr(o, 'team_id', { max: 100 }),
     budget: budgetUsd === null ? null : usdToNano(budgetUsd),
     budgetWarnAt: warnAt,
@@ -105,7 +124,7 @@ export interface KeyPatchInput {
 export function parseKeyPatch(body: unknown): KeyPatchInput {
   const o = objectWith(body, ['name', 'budget_usd', 'rpm', 'tpm']);
   const out: KeyPatchInput = {};
-  if (o.name !== undefined) out.name = str(o, 'name', { max: 200 });
+  if (o.name !== undefined) out.name = name(o, 'name', { max: 200 });
   if (o.budget_usd !== undefined) {
     const b = optNum(o, 'budget_usd', { min: 0, max: MAX_BUDGET_USD });
     out.budget = b === null ? null : usdToNano(b);

@@ -7,6 +7,7 @@
  * a team's configured `teamWarnAt` and 100%; the organization balance falling under `lowBalanceNano`
  * (re-armed once the balance is back at or above it, e.g. after a top-up).
  */
+import { plainText } from './validate.js';
 import { formatUsd } from '../billing/money.js';
 import { keyAlias } from '../keys/mint.js';
 import type { Logger } from '../obs/logger.js';
@@ -64,7 +65,7 @@ export class BudgetNotifier {
     const spent = await this.deps.store.scopeSpend(orgId, 'key', keyId);
     const t = crossedThreshold(spent, key.budget, [key.budgetWarnAt ?? 1, 1]);
     if (t === null) return;
-    const label = `key ${key.name} (${keyAlias(key)})`;
+    const label = `key ${plainText(key.name)} (${keyAlias(key)})`;
     await this.#once(orgId, `key:${keyId}:${key.budget}:${t}`, {
       subject: `Budget ${t >= 1 ? 'reached' : pct(t) + ' used'}: ${label}`,
       text: `The ${label} has spent $${formatUsd(spent)} of its $${formatUsd(key.budget)} budget (${pct(spent / key.budget)}).\n${
@@ -80,8 +81,8 @@ export class BudgetNotifier {
     const t = crossedThreshold(spent, team.budget, [this.deps.options.teamWarnAt, 1]);
     if (t === null) return;
     await this.#once(orgId, `team:${teamId}:${team.budget}:${t}`, {
-      subject: `Team budget ${t >= 1 ? 'reached' : pct(t) + ' used'}: ${team.name}`,
-      text: `Team ${team.name} has spent $${formatUsd(spent)} of its $${formatUsd(team.budget)} budget (${pct(spent / team.budget)}).\n`,
+      subject: `Team budget ${t >= 1 ? 'reached' : pct(t) + ' used'}: ${plainText(team.name)}`,
+      text: `Team ${plainText(team.name)} has spent $${formatUsd(spent)} of its $${formatUsd(team.budget)} budget (${pct(spent / team.budget)}).\n`,
     });
   }
 
@@ -117,7 +118,7 @@ export class BudgetNotifier {
     if (!(await claim(store, `${key}:${gen}`, this.deps.claimWindowMs ?? 60_000))) return;
     const to = await this.deps.users.adminEmails(orgId);
     const org = await store.getOrg(orgId);
-    const subject = `[${this.deps.serviceName}] ${org?.name ?? orgId}: ${msg.subject}`;
+    const subject = `[${this.deps.serviceName}] ${plainText(org?.name ?? orgId)}: ${msg.subject}`;
     if (this.deps.mailer === null || to.length === 0) {
       this.deps.log.warn('budget notice not e-mailed (no SMTP configured or no recipients)', { org_id: orgId, subject });
     } else {

@@ -1,6 +1,7 @@
 /** Organizations and the first-start bootstrap of an Owner (env or CLI). */
 import { randomUUID } from 'node:crypto';
 import { invalid } from '../errors/gateway-error.js';
+import { name as validName } from './validate.js';
 import type { OrgRecord, Store } from '../store/contract.js';
 import type { BootstrapOwner } from './config.js';
 import type { UserRecord, UsersService } from './users-service.js';
@@ -15,6 +16,7 @@ export class OrgsService {
 
   async create(name: unknown): Promise<OrgRecord> {
     if (typeof name !== 'string' || name.trim() === '' || name.length > 200) throw invalid('name must be 1 to 200 characters', 'name');
+    validName({ name }, 'name', { max: 200 });
     const org: OrgRecord = {
       id: randomUUID(),
       name: name.trim(),

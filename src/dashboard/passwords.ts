@@ -55,3 +55,52 @@ export async function verifyAgainstDummy(password: string): Promise<false> {
   await verifyPassword(password, await dummy);
   return false;
 }
+
+/** Length a password set through the dashboard must have (NIST SP 800-63B asks for at least 8; we ask 12). */
+export const STRONG_PASSWORD_MIN = 12;
+
+// The most used passwords' stems (public breach corpora); a password that is one of them plus digits and
+// punctuation, or the reverse, is refused. Deliberately short: length and the other rules do the rest.
+const COMMON_STEMS = new Set([
+  'password', 'passw0rd', 'p@ssw0rd', 'p@ssword', 'qwerty', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm', 'letmein', 'welcome',
+  'iloveyou', 'admin', 'administrator', 'monkey', 'dragon', 'football', 'baseball', 'sunshine', 'princess', 'master',
+  'shadow', 'superman', 'trustno1', 'abc', 'abcdef', 'changeme', 'secret', 'login', 'default', 'starwars', 'whatever',
+]);
+
+/** `s` is one short unit repeated (`abcabcabc`, `aaaa`), or a run of consecutive characters (`123456`, `lmnop`). */
+function isPatterned(s: string): boolean {
+  for (let unit = 1; unit <= s.length / 3; unit++) {
+    if (s.length % unit === 0 && s.slice(0, unit).repeat(s.length / unit) === s) return true;
+  }
+  let up = true;
+  let down = true;
+  for (let i = 1; i < s.length; i++) {
+    const d = s.charCodeAt(i) - s.charCodeAt(i - 1);
+    if (d !== 1) up = false;
+    if (d !== -1) down = false;
+  }
+  return s.length > 2 && (up || down);
+}
+
+/**
+ * Why a new dashboard password is too weak, or null (security hardening, finding 6): at least 12
+ * characters, 6 distinct ones, not built on a common password or a keyboard/number run, and not containing
+ * the user's own e-mail name. Cheap and bounded (O(n^2) on <= 256 characters), so it is safe to run on the
+ * event loop.
+ */
+export function weakPasswordProblem(password: unknown, email: string): string | null {
+  const basic = passwordProblem(password);
+  if (basic !== null) return basic;
+  const p = (password as string).normalize('NFC');
+  if (p.length < STRONG_PASSWORD_MIN) return `password must be at least ${STRONG_PASSWORD_MIN} characters`;
+  if (new Set(p).size < 6) return 'password must use at least 6 different characters';
+  const lower = p.toLowerCase();
+  const local = email.split('@')[0]?.toLowerCase() ?? '';
+  if (local.length >= 3 && lower.includes(local)) return 'password must not contain your e-mail address';
+  const core = lower.replace(/^[\d\W_]+|[\d\W_]+$/g, '');
+  const alnum = lower.replace(/[\W_]/g, '');
+  if (core === '' || COMMON_STEMS.has(core) || isPatterned(alnum) || isPatterned(lower)) {
+    return 'password is too common or too simple; use a longer phrase of unrelated words';
+  }
+  return null;
+}

@@ -4,7 +4,8 @@
  *   POST   /api/auth/logout                     -> 200 {ok: true} + expiring Set-Cookie
  *   GET    /api/auth/me                         -> {user, organizations}
  *   GET    /api/members?orgId                   -> {members: [{user_id, email, role, created_at}]}
- *   POST   /api/members?orgId {email, role, password?} -> 201 {member}  (password creates a new user)
+ *   POST   /api/members?orgId {email, role}     -> 201 {invitation} for a non-member (see routes-invitations.ts),
+ *                                                  200 {member} for a role change of a member
  *   DELETE /api/members?orgId&userId            -> {ok: true}
  */
 import { GatewayError, invalid } from '../errors/gateway-error.js';
@@ -12,13 +13,14 @@ import { ok, type Reply } from './http.js';
 import { currentSession, type DashboardRouter, type SessionCtx } from './router.js';
 import type { Services } from './services.js';
 import { isRole, userView, type Membership, type Role } from './users-service.js';
+import { inviteFrom } from './routes-invitations.js';
 import { objectWith, requireId, str } from './validate.js';
 
 /** Sign-in attempts per e-mail address per minute, successful or not (password guessing). */
 const LOGINS_PER_IP_PER_MINUTE = 30;
 export const LOGINS_PER_MINUTE = 10;
 
-async function organizations(s: Services, userId: string): Promise<{ id: string; name: string; role: Role }[]> {
+export async function organizations(s: Services, userId: string): Promise<{ id: string; name: string; role: Role }[]> {
   const out: { id: string; name: string; role: Role }[] = [];
   for (const m of await s.users.orgsOf(userId)) {
     const org = await s.orgs.get(m.orgId);
@@ -32,11 +34,6 @@ async function me(ctx: SessionCtx): Promise<Reply> {
   const user = await s.users.getUser(ctx.userId);
   if (user === null) throw new GatewayError('session_required', { message: 'The signed-in user no longer exists.' });
   return ok({ user: userView(user), organizations: await organizations(s, user.id) });
-}
-
-async function lastOwnerGuard(s: Services, orgId: string): Promise<void> {
-  const owners = (await s.users.members(orgId)).filter((x) => x.role === 'owner');
-  if (owners.length <= 1) throw new GatewayError('conflict', { message: 'An organization must keep at least one Owner.' });
 }
 
 function memberView(m: Membership & { email: string }): Record<string, unknown> {
@@ -79,36 +76,29 @@ export function authRoutes(r: DashboardRouter): void {
 
   r.org('GET', '/api/members', async (ctx) => ok({ members: (await s.users.members(ctx.orgId)).map(memberView) }));
 
+  // Adding someone is an invitation (finding 1): the answer is the same 201 for addresses with and without
+  // an account (finding 2). Only a role change of an existing member of this organization applies at once.
   r.org('POST', '/api/members', async (ctx) => {
-    const o = objectWith(ctx.body, ['email', 'role', 'password']);
+    const o = objectWith(ctx.body, ['email', 'role']);
     if (!isRole(o.role)) throw invalid('role must be owner, org_admin or member', 'role');
-    // Only an Owner makes Owners.
     if (o.role === 'owner' && ctx.role !== 'owner') throw new GatewayError('insufficient_role', { message: 'Only an Owner can add an Owner.' });
     const email = str(o, 'email', { max: 254 });
-    let user = await s.users.findByEmail(email);
-    if (user === null) {
-      if (o.password === undefined) throw invalid('No user with this e-mail address; send a password to create one.', 'password');
-      user = await s.users.createUser(email, o.password);
-    } else if (o.password !== undefined) {
-      throw invalid('The user already exists; a password can only be set when the user is created.', 'password');
+    const user = await s.users.findByEmail(email);
+    const prev = user === null ? null : await s.users.membership(ctx.orgId, user.id);
+    if (user === null || prev === null) return inviteFrom(ctx, email, o.role);
+    if (prev.role === 'owner' && o.role !== 'owner' && ctx.role !== 'owner') {
+      throw new GatewayError('insufficient_role', { message: 'Only an Owner can change an Owner.' });
     }
-    const prev = await s.users.membership(ctx.orgId, user.id);
-    if (prev?.role === 'owner' && o.role !== 'owner') {
-      if (ctx.role !== 'owner') throw new GatewayError('insufficient_role', { message: 'Only an Owner can change an Owner.' });
-      await lastOwnerGuard(s, ctx.orgId);
-    }
+    // The keep-one-Owner rule is enforced atomically inside setRole and removeMember (409).
     const m = await s.users.setRole(ctx.orgId, user.id, o.role);
-    return ok({ member: memberView({ ...m, email: user.email }) }, 201);
+    return ok({ member: memberView({ ...m, email: user.email }) });
   });
 
   r.org('DELETE', '/api/members', async (ctx) => {
     const userId = requireId(ctx.query.get('userId'), 'userId');
     const m = await s.users.membership(ctx.orgId, userId);
     if (m === null) throw new GatewayError('not_found', { message: 'Member not found in this organization' });
-    if (m.role === 'owner') {
-      if (ctx.role !== 'owner') throw new GatewayError('insufficient_role', { message: 'Only an Owner can remove an Owner.' });
-      await lastOwnerGuard(s, ctx.orgId);
-    }
+    if (m.role === 'owner' && ctx.role !== 'owner') throw new GatewayError('insufficient_role', { message: 'Only an Owner can remove an Owner.' });
     await s.users.removeMember(ctx.orgId, userId);
     return ok({ ok: true });
   });

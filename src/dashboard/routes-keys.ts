@@ -11,7 +11,8 @@
  */
 import type { KeyRecord } from '../store/contract.js';
 import { ok, segment } from './http.js';
-import type { DashboardRouter, OrgCtx } from './router.js';
+import { BULK_BODY_BYTES, type DashboardRouter, type OrgCtx } from './router.js';
+import { ADMIN_ROLES } from './users-service.js';
 import { keyView } from './views.js';
 
 export function keyRoutes(r: DashboardRouter): void {
@@ -46,7 +47,7 @@ export function keyRoutes(r: DashboardRouter): void {
     const views = await view(ctx, created.map((c) => c.key));
     // An imported value is known to the caller already and is not echoed; a minted one is shown this once.
     return ok({ keys: created.map((c, i) => ({ key: views[i], value: c.imported ? null : c.value })) }, 201);
-  });
+  }, ADMIN_ROLES, BULK_BODY_BYTES);
 
   r.org('POST', '/api/keys/bulk-revoke', async (ctx) => {
     const { revoked, alreadyRevoked } = await s.keys.bulkRevoke(ctx.orgId, ctx.userId, ctx.body);

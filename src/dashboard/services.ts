@@ -12,6 +12,7 @@ import { ChannelsService } from './channels-service.js';
 import { DEFAULT_NOTICES, DEFAULT_SESSION_TTL_MS, type NoticeOptions } from './config.js';
 import { CreditsService } from './credits-service.js';
 import { KeyEventEmitter } from './key-events.js';
+import { InvitationsService } from './invitations-service.js';
 import { KeysService } from './keys-service.js';
 import { BudgetNotifier } from './notices.js';
 import { OrgsService } from './orgs-service.js';
@@ -22,6 +23,8 @@ import { WebhooksService, type UrlGuard } from './webhooks-service.js';
 
 export interface ServiceOptions {
   serviceName?: string;
+  /** The dashboard's origin: invitation links point at it. */
+  origin?: string;
   /** Fallback chain given to new organizations (config `defaultFallbacks`). */
   defaultFallbacks?: readonly string[];
   /** The one SSRF guard for every outbound URL; defaults to system DNS and the default CA store. */
@@ -44,6 +47,7 @@ export interface Services {
   now: () => number;
   log: Logger;
   users: UsersService;
+  invitations: InvitationsService;
   sessions: Sessions;
   orgs: OrgsService;
   keys: KeysService;
@@ -71,6 +75,7 @@ export function createServices(store: Store, opts: ServiceOptions = {}): Service
     now,
     log,
     users,
+    invitations: new InvitationsService({ store, users, mailer, origin: opts.origin ?? 'http://localhost', serviceName, now }),
     sessions: new Sessions(store, opts.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS, now),
     orgs: new OrgsService(store, users, now, opts.defaultFallbacks ?? []),
     keys: new KeysService(store, events, now),

@@ -4,13 +4,14 @@
  *   user-email:<lower email>   {id}
  *   member:<orgId>:<userId>    {orgId, userId, role, createdAt}
  *   org-members:<orgId>        [userId...]      user-orgs:<userId>  [orgId...]
+ *   org-owners:<orgId>         [userId...]      (the Owners: the last one is kept by one atomic step)
  */
 import { randomUUID } from 'node:crypto';
 import { isEmailAddress } from '../events/channel-config.js';
 import { GatewayError, invalid } from '../errors/gateway-error.js';
 import type { Store } from '../store/contract.js';
 import { claim, KvIndex } from './kv-index.js';
-import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from './passwords.js';
+import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword, weakPasswordProblem } from './passwords.js';
 
 export const ROLES = ['owner', 'org_admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
@@ -82,6 +83,12 @@ export class UsersService {
     return user;
   }
 
+  /** 400 naming `password` when a password chosen through the dashboard is too weak for `email`. */
+  checkNewPassword(password: unknown, email: string): void {
+    const problem = weakPasswordProblem(password, email);
+    if (problem !== null) throw invalid(problem, 'password');
+  }
+
   /** The user when the password matches; null otherwise (same work either way). */
   async checkPassword(email: string, password: string): Promise<UserRecord | null> {
     const user = await this.findByEmail(email);
@@ -93,9 +100,27 @@ export class UsersService {
     return this.store.kvGet<Membership>(memberKey(orgId, userId));
   }
 
-  /** Adds or changes a membership. */
+  /**
+   * Takes the Owner role from `userId` unless that leaves `orgId` without one: check and removal are one
+   * Store step (one Lua script on Redis), so two admins demoting the last two Owners at once cannot both
+   * succeed (security hardening, finding 6). 409 when refused.
+   */
+  async #releaseOwner(orgId: string, userId: string): Promise<void> {
+    const key = `org-owners:${orgId}`;
+    // Organizations from before the owner set: seed it from the memberships once.
+    if ((await this.store.setMembers(key)).length === 0) {
+      for (const m of await this.members(orgId)) if (m.role === 'owner') await this.store.setAdd(key, m.userId);
+    }
+    if ((await this.store.setRemoveKeeping(key, userId, 1)) === 'refused') {
+      throw new GatewayError('conflict', { message: 'An organization must keep at least one Owner.' });
+    }
+  }
+
+  /** Adds or changes a membership; 409 when it would leave the organization without an Owner. */
   async setRole(orgId: string, userId: string, role: Role): Promise<Membership> {
     const prev = await this.membership(orgId, userId);
+    if (role === 'owner') await this.store.setAdd(`org-owners:${orgId}`, userId);
+    else if (prev?.role === 'owner') await this.#releaseOwner(orgId, userId);
     const m: Membership = { orgId, userId, role, createdAt: prev?.createdAt ?? this.now() };
     await this.store.kvSet(memberKey(orgId, userId), m);
     await this.#orgMembers.add(orgId, userId);
@@ -103,7 +128,9 @@ export class UsersService {
     return m;
   }
 
+  /** Removes a membership; 409 when it is the organization's last Owner. */
   async removeMember(orgId: string, userId: string): Promise<void> {
+    if ((await this.membership(orgId, userId))?.role === 'owner') await this.#releaseOwner(orgId, userId);
     await this.store.kvDel(memberKey(orgId, userId));
     await this.#orgMembers.remove(orgId, userId);
     await this.#userOrgs.remove(userId, orgId);

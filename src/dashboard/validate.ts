@@ -32,6 +32,32 @@ export function str(o: Json, k: string, opts: { min?: number; max: number }): st
   return v;
 }
 
+/**
+ * Invisible format characters (Unicode category Cf: bidi overrides and isolates U+202A-202E, U+2066-2069,
+ * zero-width joiners, the BOM...) and markup characters. A name shown to other people must read as it is
+ * stored: `invoice\u202Etxt.exe` displays reversed (security hardening, finding 6).
+ */
+const DISGUISE = /[\p{Cf}<>]/u;
+
+/** A display name (key, team, organization, channel): a string without control, format or markup characters. */
+export function name(o: Json, k: string, opts: { min?: number; max: number }): string {
+  const v = str(o, k, opts);
+  if (DISGUISE.test(v)) throw invalid(`${k} must not contain <, > or invisible formatting characters (such as bidi overrides)`, k);
+  return v;
+}
+
+export function optName(o: Json, k: string, opts: { min?: number; max: number }): string | null {
+  return o[k] === undefined || o[k] === null ? null : name(o, k, opts);
+}
+
+/**
+ * Text safe to place in a plain-text view (e-mail, CLI, logs) whatever was stored before validation:
+ * control and format characters become visible `\u{...}` escapes.
+ */
+export function plainText(v: string): string {
+  return v.replace(/[\p{Cc}\p{Cf}]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+}
+
 export function optStr(o: Json, k: string, opts: { min?: number; max: number }): string | null {
   return o[k] === undefined || o[k] === null ? null : str(o, k, opts);
 }

@@ -9,6 +9,14 @@ import type { Stage } from './stage.js';
 
 export const KEY_PREFIXES = ['sk-svc-', 'sk-legacy-'] as const;
 
+/**
+ * Failed key attempts (missing, malformed or unknown key) one client address may make per minute; past it
+ * the address gets 429 for the rest of the minute, before any key is looked up (security hardening,
+ * finding 6). Counted in the Store, so the count is shared by every node.
+ */
+export const AUTH_FAILURES_PER_MINUTE = 30;
+const FAILURE_WINDOW_MS = 60_000;
+
 export function hashKey(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
@@ -58,12 +66,45 @@ interface Cached {
 export class Authenticator {
   readonly #cache: LRUCache<string, Cached>;
   readonly #loading = new Map<string, Promise<Cached | null>>();
+  /** Addresses over the failure limit, until the end of their window. */
+  readonly #throttled = new LRUCache<string, true>({ max: 100_000, ttl: FAILURE_WINDOW_MS });
 
   constructor(
-    private readonly store: Pick<RecordStore, 'getKeyByHash' | 'getOrg' | 'getTeam'>,
+    private readonly store: Pick<RecordStore, 'getKeyByHash' | 'getOrg' | 'getTeam' | 'hit'>,
     ttlMs: number,
+    private readonly failuresPerMinute = AUTH_FAILURES_PER_MINUTE,
   ) {
     this.#cache = new LRUCache({ max: 50_000, ttl: Math.max(ttlMs, 1) });
+  }
+
+  #throttle(): GatewayError {
+    return new GatewayError('rate_limit_exceeded', {
+      message: 'Too many failed API key attempts from this address; retry in a minute.',
+      headers: { 'retry-after': String(FAILURE_WINDOW_MS / 1000), 'x-svc-auth-reason': 'auth_throttled' },
+    });
+  }
+
+  /** Counts a failed attempt of `ip`; the refusal to throw (429 once the address is over the limit). */
+  async #failed(ip: string, refusal: GatewayError): Promise<GatewayError> {
+    let n = 0;
+    try {
+      n = await this.store.hit(`auth-fail:${ip}`, FAILURE_WINDOW_MS);
+    } catch {
+      return refusal; // a store outage must not turn a 401 into a 5xx
+    }
+    if (n <= this.failuresPerMinute) return refusal;
+    this.#throttled.set(ip, true);
+    return this.#throttle();
+  }
+
+  async authenticate(req: IncomingRequest, route: string, allowXApiKey = false): Promise<Principal> {
+    if (this.#throttled.has(req.ip)) throw this.#throttle();
+    try {
+      return await this.#authenticate(req, route, allowXApiKey);
+    } catch (e) {
+      if (e instanceof GatewayError && e.status === 401 && e.headers['x-svc-auth-reason'] === 'unauthorized') throw await this.#failed(req.ip, e);
+      throw e;
+    }
   }
 
   invalidate(hash: string): void {
@@ -94,7 +135,7 @@ export class Authenticator {
     return hit;
   }
 
-  async authenticate(req: IncomingRequest, route: string, allowXApiKey = false): Promise<Principal> {
+  async #authenticate(req: IncomingRequest, route: string, allowXApiKey: boolean): Promise<Principal> {
     const value = presentedKey(req, allowXApiKey);
     if (value === null) throw refuse('unauthorized', 'Missing API key: send Authorization: Bearer <key>.');
     if (!KEY_PREFIXES.some((p) => value.startsWith(p)) || value.length > 256) {

@@ -1,3 +1,4 @@
+import { scrubSecrets } from '../providers/openai/errors.js';
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { unsetCredential } from '../config/credentials.js';
@@ -70,6 +71,8 @@ export async function execute(
     }
     const text = (await readAll(result.response.body, 1024 * 1024).catch(() => Buffer.alloc(0))).toString('utf8');
     const mapped = adapter.mapError(status, text);
+    // The client gets our own words; the provider's (secrets scrubbed) stay in the log for the operator.
+    deps.log.warn('upstream error', { request_id: st.id, provider: adapter.name, status, upstream: scrubSecrets(text).slice(0, 2000) });
     if (!adapter.mayFailOver(status)) throw mapped;
     deps.health.failure(candidate.key);
     lastError = mapped;

@@ -97,7 +97,7 @@ function upstreamRequest(deps: GatewayDeps, f: TextFlow, c: Candidate): Upstream
     return { url, headers, body: f.p.passthrough!(c.endpoint.upstreamModel) };
   }
   const canonical = { ...f.p.canonical(), model: c.endpoint.upstreamModel };
-  return c.adapter.buildRequest(canonical, c.endpoint, { env: deps.env, maxTokens: Math.min(f.maxOut, c.model.maxOutput), now: new Date() });
+  return c.adapter.buildRequest(canonical, c.endpoint, { env: deps.env, maxTokens: Math.min(f.maxOut, c.model.maxOutput), now: new Date(), storageBuckets: f.st.principal?.org.storageBuckets ?? [] });
 }
 
 /** Execution's second half: the answer to the client in its format, then settlement (whatever happens). */

@@ -29,19 +29,87 @@ function stringEnd(buf: Uint8Array, i: number): number {
 export interface JsonScan {
   /** Nesting went deeper than the cap (the scan stopped there). */
   tooDeep: boolean;
+  /**
+   * The first key that appears twice in one object (decoded, so `"model"` and `"m\u006fdel"` are one key),
+   * or null. JSON.parse keeps the last copy while an upstream may read the first: the gateway would inspect
+   * and bill one body and forward another (security hardening, finding 6).
+   */
+  duplicateKey: string | null;
   /** [start, end) of the last top-level "model" string value, quotes included (the one JSON.parse keeps). */
   modelSpan: [number, number] | null;
 }
 
-/** One pass over a JSON text: depth check and the top-level model value. Strings are skipped whole. */
+/** The decoded text of the JSON string at [start, end) (quotes included). */
+function keyText(buf: Buffer, start: number, end: number): string {
+  try {
+    return JSON.parse(buf.toString('utf8', start, end)) as string;
+  } catch {
+    return buf.toString('utf8', start, end); // malformed: JSON.parse of the whole body reports it
+  }
+}
+
+function hasEscape(buf: Uint8Array, start: number, end: number): boolean {
+  for (let j = start + 1; j < end - 1; j++) if (buf[j] === BACKSLASH) return true;
+  return false;
+}
+
+/**
+ * Keys of the open objects as [start, end) byte spans in one flat list, with a mark per open container:
+ * no allocation per object, and a new key is compared byte for byte with its siblings only (objects have
+ * a handful of keys). A key with an escape is compared decoded (rare).
+ */
+class KeySpans {
+  readonly #spans: number[] = [];
+  readonly #marks: number[] = [];
+
+  open(): void {
+    this.#marks.push(this.#spans.length);
+  }
+
+  close(): void {
+    this.#spans.length = this.#marks.pop() ?? 0;
+  }
+
+  /** Adds the key at [start, end); true when the innermost open object already has it. */
+  seen(buf: Buffer, start: number, end: number): boolean {
+    const from = this.#marks[this.#marks.length - 1] ?? 0;
+    const escaped = hasEscape(buf, start, end);
+    const text = escaped ? keyText(buf, start, end) : '';
+    for (let k = from; k < this.#spans.length; k += 2) {
+      const s = this.#spans[k]!;
+      const e = this.#spans[k + 1]!;
+      if (escaped || hasEscape(buf, s, e)) {
+        if ((escaped ? text : keyText(buf, start, end)) === keyText(buf, s, e)) return true;
+        continue;
+      }
+      if (e - s !== end - start) continue;
+      let same = true;
+      for (let j = 1; j < e - s - 1 && same; j++) same = buf[s + j] === buf[start + j];
+      if (same) return true;
+    }
+    this.#spans.push(start, end);
+    return false;
+  }
+}
+
 export function scanJson(buf: Uint8Array, maxDepth = Number.POSITIVE_INFINITY): JsonScan {
+  const bytes = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   let depth = 0;
   let modelSpan: [number, number] | null = null;
+  const keys = new KeySpans();
+  // Per open container: is it an object (keys are checked there)?
+  const inObject: boolean[] = [];
+  let duplicateKey: string | null = null;
   for (let i = 0; i < buf.length; i++) {
     const c = buf[i]!;
     if (c === QUOTE) {
       const end = stringEnd(buf, i);
       if (end < 0) break;
+      if (duplicateKey === null && inObject[inObject.length - 1] === true) {
+        let k = end;
+        while (k < buf.length && isSpace(buf[k]!)) k++;
+        if (buf[k] === COLON && keys.seen(bytes, i, end)) duplicateKey = keyText(bytes, i, end);
+      }
       if (depth === 1 && end - i === MODEL.length && Buffer.compare(buf.subarray(i, end), MODEL) === 0) {
         let k = end;
         while (k < buf.length && isSpace(buf[k]!)) k++;
@@ -59,10 +127,16 @@ export function scanJson(buf: Uint8Array, maxDepth = Number.POSITIVE_INFINITY): 
       }
       i = end - 1;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (++depth > maxDepth) return { tooDeep: true, modelSpan: null };
-    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+      if (++depth > maxDepth) return { tooDeep: true, duplicateKey, modelSpan: null };
+      inObject.push(c === OPEN_BRACE);
+      keys.open();
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      depth--;
+      inObject.pop();
+      keys.close();
+    }
   }
-  return { tooDeep: false, modelSpan };
+  return { tooDeep: false, duplicateKey, modelSpan };
 }
 
 /**

@@ -23,6 +23,8 @@ export interface BuildContext {
   maxTokens: number;
   /** Request time, for signatures (SigV4). */
   now: Date;
+  /** Cloud-storage buckets (`s3://b`, `gs://b`) the organization may name in image URLs (storage-urls.ts); absent = none. */
+  storageBuckets?: readonly string[];
 }
 
 /**

@@ -5,7 +5,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { errorBodyFor } from '../formats/error-body.js';
 import { readBody } from './read-body.js';
 import { StartupError } from './startup.js';
-import type { Handler, HeaderList, IncomingRequest } from './types.js';
+import type { Gate, Handler, HeaderList, IncomingRequest } from './types.js';
 import { UwsSink } from './uws-sink.js';
 
 export interface Route {
@@ -13,6 +13,10 @@ export interface Route {
   /** uWS pattern; `/*` suffix matches ids containing `/`. */
   pattern: string;
   handler: Handler;
+  /** Body cap of this route; the server's `maxBodyBytes` when absent. */
+  maxBodyBytes?: number;
+  /** For routes with a body: checked before the body is read; its handler replaces `handler`. */
+  gate?: Gate;
 }
 
 export interface ServerOptions {
@@ -60,10 +64,22 @@ function remoteIp(res: HttpResponse): string {
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
 
-function capture(req: HttpRequest, res: HttpResponse, method: string): Omit<IncomingRequest, 'body'> {
+/**
+ * Headers that must come once: a second credential (or length, type, host) is ambiguous, since one reader
+ * could take the first and another the last (security hardening, finding 6). RFC 9110 5.3 allows repeats
+ * only of list-valued fields.
+ */
+const SINGLE_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'content-length', 'content-type', 'host', 'origin']);
+
+function capture(req: HttpRequest, res: HttpResponse, method: string): Omit<IncomingRequest, 'body'> & { repeated: string | null } {
   const headers = new Map<string, string>();
-  req.forEach((k, v) => headers.set(k, v));
+  let repeated: string | null = null;
+  req.forEach((k, v) => {
+    if (repeated === null && headers.has(k) && SINGLE_HEADERS.has(k)) repeated = k;
+    headers.set(k, v);
+  });
   return {
+    repeated,
     method,
     path: req.getUrl(),
     query: req.getQuery() ?? '',
@@ -108,25 +124,59 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
     const method = route.method;
     register(route.pattern, (res, req) => {
       const sink = new UwsSink(res);
-      const head = capture(req, res, method);
+      const { repeated, ...head } = capture(req, res, method);
+      if (repeated !== null) {
+        const err = new GatewayError('invalid_request', { message: `The ${repeated} header appears more than once; send it once.` });
+        sink.sendAndClose(400, { ...opts.errorHeaders(), 'content-type': 'application/json' }, errorJson(err, head.path));
+        return;
+      }
       if (method === 'GET' || method === 'DELETE') {
         dispatch(route, sink, { ...head, body: Buffer.alloc(0) });
         return;
       }
       const declared = Number(head.headers.get('content-length') ?? '0');
+      const cap = route.maxBodyBytes ?? opts.maxBodyBytes;
       const tooLarge = (): void => {
         const err = new GatewayError('payload_too_large', {
-          message: `Request body exceeds the ${opts.maxBodyBytes}-byte limit.`,
+          message: `Request body exceeds the ${cap}-byte limit.`,
         });
         sink.sendAndClose(413, { ...opts.errorHeaders(), 'content-type': 'application/json' }, errorJson(err, head.path));
       };
-      if (declared > opts.maxBodyBytes) {
+      if (declared > cap) {
         tooLarge();
         return;
       }
-      readBody(res, opts.maxBodyBytes, (body) => dispatch(route, sink, { ...head, body }), tooLarge);
+      if (route.gate === undefined) {
+        readBody(res, cap, (body) => dispatch(route, sink, { ...head, body }), tooLarge);
+        return;
+      }
+      gated(route.gate, res, sink, head, cap, tooLarge);
     });
   }
+
+  /** Holds the body back (socket paused) until the gate passes; a refusal is answered without reading it. */
+  const gated = (gate: Gate, res: HttpResponse, sink: UwsSink, head: Omit<IncomingRequest, 'body'>, cap: number, tooLarge: () => void): void => {
+    let body: Buffer | null = null;
+    let handler: Handler | null = null;
+    const go = (): void => {
+      if (body !== null && handler !== null) dispatch({ method: 'POST', pattern: '', handler }, sink, { ...head, body });
+    };
+    let over = false;
+    readBody(res, cap, (b) => ((body = b), go()), () => ((over = true), tooLarge()));
+    res.pause();
+    inflight++;
+    gate(head)
+      .then((next) => {
+        if (sink.aborted || over) return;
+        if (typeof next === 'function') {
+          handler = next;
+          res.resume();
+          go();
+        } else sink.sendAndClose(next.status, next.headers, next.body);
+      })
+      .catch((err: unknown) => opts.onHandlerError(err, { ...head, body: Buffer.alloc(0) }, sink))
+      .finally(settled);
+  };
 
   app.any('/*', (res, req) => {
     const sink = new UwsSink(res);

@@ -33,3 +33,19 @@ export interface ResponseSink {
 }
 
 export type Handler = (req: IncomingRequest, res: ResponseSink) => void | Promise<void>;
+
+/** A request before its body is read. */
+export type RequestHead = Omit<IncomingRequest, 'body'>;
+
+/** A whole answer the server layer writes (and then closes the connection, leaving the body unread). */
+export interface Refusal {
+  status: number;
+  headers: HeaderList;
+  body: string;
+}
+
+/**
+ * Runs with the headers only, while the body is held back: returns the handler for the body, or a refusal
+ * (the body is then never read or parsed). The dashboard checks session and Origin this way.
+ */
+export type Gate = (head: RequestHead) => Promise<Handler | Refusal>;

@@ -23,6 +23,8 @@ export interface OrgRecord {
   maxConcurrency: number | null;
   /** svc/auto never picks a model whose output price per million tokens exceeds this (USD); null = none. */
   priceCeilingPerMTok: number | null;
+  /** Cloud-storage buckets (`s3://b`, `gs://b`) its image URLs may name; absent = none (operator-set). */
+  storageBuckets?: string[];
 }
 
 export interface TeamRecord {
@@ -202,6 +204,11 @@ export interface RecordStore {
    */
   setAdd(key: string, member: string): Promise<void>;
   setRemove(key: string, member: string): Promise<void>;
+  /**
+   * Removes `member` unless the set would keep fewer than `keep` members, as one atomic step (the last
+   * Owner of an organization). `removed`, `absent` (not a member) or `refused`.
+   */
+  setRemoveKeeping(key: string, member: string, keep: number): Promise<'removed' | 'absent' | 'refused'>;
   setMembers(key: string): Promise<string[]>;
   /** Fixed-window counter (e.g. 5 registrations per minute): increments and returns the count in window. */
   hit(key: string, windowMs: number): Promise<number>;

@@ -24,6 +24,7 @@ export const ORG_PATCH_FIELDS = [
   'tpm',
   'maxConcurrency',
   'priceCeilingPerMTok',
+  'storageBuckets',
 ] as const;
 
 export type KeyPatch = Partial<Pick<KeyRecord, (typeof KEY_PATCH_FIELDS)[number]>>;

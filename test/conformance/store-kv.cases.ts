@@ -27,6 +27,20 @@ export function kvCases(get: () => Store): void {
     expect(await store.setMembers(k)).toEqual(['a', ...ids]);
   });
 
+  it('setRemoveKeeping removes only while enough members remain, atomically under concurrency', async () => {
+    const store = get();
+    const k = uid('owners');
+    await store.setAdd(k, 'a');
+    await store.setAdd(k, 'b');
+    await store.setAdd(k, 'c');
+    expect(await store.setRemoveKeeping(k, 'zz', 1)).toBe('absent');
+    // Three removals race with one member that must remain: exactly two succeed.
+    const results = await Promise.all(['a', 'b', 'c'].map((m) => store.setRemoveKeeping(k, m, 1)));
+    expect(results.filter((r) => r === 'removed')).toHaveLength(2);
+    expect(results.filter((r) => r === 'refused')).toHaveLength(1);
+    expect(await store.setMembers(k)).toHaveLength(1);
+  });
+
   it('stores JSON values, returns copies, overwrites and deletes', async () => {
     const store = get();
     const k = uid('session');

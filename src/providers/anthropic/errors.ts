@@ -5,6 +5,7 @@
  * 500 api_error, 504 timeout_error, 529 overloaded_error. A stream can also end in an `error` event with
  * the same object (e.g. overloaded_error after the 200 status line).
  */
+import { clientDetail } from '../error-detail.js';
 import type { ErrorName } from '../../errors/codes.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { isRecord, str } from './response.js';
@@ -76,7 +77,7 @@ const PREFIX: Readonly<Partial<Record<ErrorName, string>>> = {
 function toGatewayError(name: ErrorName, upstream: UpstreamError, headers: Record<string, string>): GatewayError {
   // A refused gateway credential is our problem, not the client's: no 401 and no upstream text.
   if (name === 'upstream_error') return new GatewayError(name, { message: 'The provider refused the gateway credentials.', headers });
-  const detail = scrubCredentials(upstream.message);
+  const detail = clientDetail(name, scrubCredentials(upstream.message));
   const base = PREFIX[name] ?? 'The provider failed';
   return new GatewayError(name, { message: detail ? `${base}: ${detail}` : base, headers });
 }

@@ -3,6 +3,7 @@
  * (.../converse-stream, an application/vnd.amazon.eventstream body), SigV4-signed for service `bedrock`.
  * The base URL is the runtime endpoint, e.g. https://bedrock-runtime.us-east-1.amazonaws.com.
  */
+import { checkStorageUrls } from '../storage-urls.js';
 import type { TokenUsage } from '../../billing/price.js';
 import type { EndpointConfig } from '../../config/schema.js';
 import { GatewayError } from '../../errors/gateway-error.js';
@@ -29,6 +30,7 @@ export const bedrockAdapter: ProviderAdapter = {
   },
   usage: (u: Record<string, unknown>): TokenUsage => fromBedrockUsage(u),
   buildRequest(req, ep, ctx) {
+    checkStorageUrls(req, ctx.storageBuckets ?? []);
     const url = converseUrl(ep, req.stream);
     const body = JSON.stringify(toConverseRequest(req, ep.upstreamModel, ctx.maxTokens));
     const headers = signRequest({

@@ -7,6 +7,7 @@
  * 503 ServiceUnavailableException. Inside a ConverseStream the same exceptions arrive as frames with
  * `:message-type: exception` and `:exception-type: throttlingException` (lower camel case).
  */
+import { clientDetail } from '../error-detail.js';
 import type { ErrorName } from '../../errors/codes.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { isRecord, str } from './response.js';
@@ -65,7 +66,7 @@ const PREFIX: Readonly<Partial<Record<ErrorName, string>>> = {
 function toGatewayError(name: ErrorName, message: string, credential: boolean, headers: Record<string, string>): GatewayError {
   // A refused signature or credential is the gateway's configuration: no 401/403 and no upstream text.
   if (credential) return new GatewayError('upstream_error', { message: 'The provider refused the gateway credentials.', headers });
-  const detail = scrubCredentials(message);
+  const detail = clientDetail(name, scrubCredentials(message));
   const base = PREFIX[name] ?? 'The provider failed';
   return new GatewayError(name, { message: detail ? `${base}: ${detail}` : base, headers });
 }

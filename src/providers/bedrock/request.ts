@@ -3,8 +3,9 @@
  *
  * Wire decisions (Converse API reference):
  * - a cache breakpoint on a system block, message part or tool becomes a `cachePoint` block after it;
- * - images: base64 bytes, `data:` URLs decoded, `s3://` URLs as s3Location; other URLs are refused,
- *   Converse cannot fetch them;
+ * - images: base64 bytes, `data:` URLs decoded, `s3://` URLs as s3Location only for buckets the operator
+ *   allows the organization (Bedrock reads them with our credentials: the adapter checks ../storage-urls.ts); other URLs are
+ *   refused, Converse cannot fetch them;
  * - tool_choice none has no Converse form: the tools stay declared only when the history holds tool
  *   blocks (Converse then requires a toolConfig), otherwise the toolConfig is left out;
  * - Claude models get Anthropic's `thinking` and `top_k` in additionalModelRequestFields (the same budget

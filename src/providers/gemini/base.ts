@@ -6,6 +6,7 @@ import type { EndpointConfig } from '../../config/schema.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ProviderAdapter } from '../adapter.js';
 import { FAILOVER_STATUSES } from '../openai/base.js';
+import { checkStorageUrls } from '../storage-urls.js';
 import { mapGoogleError } from './errors.js';
 import { toGeminiRequest } from './request.js';
 import { fromGeminiResponse } from './response.js';
@@ -28,6 +29,8 @@ export function googleAdapter(name: string, envelope: GoogleEnvelope): ProviderA
     },
     usage: fromGeminiUsage,
     buildRequest(req, ep, ctx) {
+      // Vertex reads gs:// URIs with the operator's service account (finding 5).
+      checkStorageUrls(req, ctx.storageBuckets ?? []);
       const method = req.stream ? ':streamGenerateContent?alt=sse' : ':generateContent';
       const headers: Record<string, string> = { 'content-type': 'application/json', ...envelope.auth(ep, ctx.env) };
       if (req.stream) headers.accept = 'text/event-stream';

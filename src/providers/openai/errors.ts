@@ -1,4 +1,5 @@
 import { GatewayError } from '../../errors/gateway-error.js';
+import { scrubAccounts } from '../error-detail.js';
 
 /**
  * Anything credential-like in upstream text: OpenAI `sk-...`, Google `AIza...` API keys and `ya29.` OAuth
@@ -35,10 +36,11 @@ export function upstreamMessage(body: string): string {
 /**
  * An upstream error status -> the contract's catalog, shared by every provider once it has extracted a
  * scrubbed detail: 400/404/422 invalid_request, 429 rate_limit_exceeded, 401/403 (or a provider's own
- * "bad credential" 400) a 503 that never shows upstream text, anything else service_unavailable.
+ * "bad credential" 400) a 503 that never shows upstream text, anything else service_unavailable. Only a
+ * rejected request shows the provider's reason (without account ids: ../error-detail.ts).
  */
 export function mapUpstreamStatus(status: number, detail: string, credentialRefused = false): GatewayError {
-  const withDetail = (base: string): string => (detail ? `${base}: ${detail}` : base);
+  const withDetail = (base: string): string => (detail && status !== 429 && status < 500 ? `${base}: ${scrubAccounts(detail)}` : base);
   const headers = { 'x-svc-upstream-status': String(status) };
   if (credentialRefused || status === 401 || status === 403) {
     // Our credential, not the client's: never a 401 to the client, never the upstream's text.

@@ -9,7 +9,6 @@ import type { CanonicalStreamEvent, StopReason } from '../../canonical/types.js'
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { StreamDecoder } from '../adapter.js';
 import { BlockSequencer } from './blocks.js';
-import { upstreamMessage } from './errors.js';
 import type { ChatParams } from './params.js';
 import { argumentsText, chatStopReason, contentPieces, reasoningText } from './response.js';
 import { SseReader, type SseEvent } from '../sse.js';
@@ -61,10 +60,8 @@ export class OpenAIStreamDecoder implements StreamDecoder {
     }
     if (!isRec(chunk)) return;
     if (chunk.error !== undefined && chunk.error !== null) {
-      const detail = upstreamMessage(data);
-      throw new GatewayError('upstream_error', {
-        message: `${this.#params.provider}: the provider failed mid-stream${detail ? `: ${detail}` : '.'}`,
-      });
+      // Our own words only: the provider's text may name the operator's account (error-detail.ts).
+      throw new GatewayError('upstream_error', { message: `${this.#params.provider}: the provider failed mid-stream.` });
     }
     this.#chunk(chunk, out);
   }

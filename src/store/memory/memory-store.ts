@@ -275,6 +275,19 @@ export class MemoryStore implements Store {
     await this.#dbs.root.transaction(() => changeSet(this.#dbs, `set:${key}`, member, true, Date.now()));
   }
 
+  async setRemoveKeeping(key: string, member: string, keep: number): Promise<'removed' | 'absent' | 'refused'> {
+    // One write transaction: atomic against this process and against the operator CLI's writes.
+    return this.#dbs.root.transaction(() => {
+      const now = Date.now();
+      const cur = this.#dbs.kv.get(`set:${key}`);
+      const members = cur !== undefined && (cur.expiresAt === null || cur.expiresAt > now) ? (JSON.parse(cur.json) as string[]) : [];
+      if (!members.includes(member)) return 'absent' as const;
+      if (members.length - 1 < keep) return 'refused' as const;
+      changeSet(this.#dbs, `set:${key}`, member, false, now);
+      return 'removed' as const;
+    });
+  }
+
   async setRemove(key: string, member: string): Promise<void> {
     await this.#dbs.root.transaction(() => changeSet(this.#dbs, `set:${key}`, member, false, Date.now()));
   }

@@ -274,6 +274,11 @@ export class RedisStore implements Store {
     await this.#do(() => this.#redis.srem(K.set(key), member));
   }
 
+  async setRemoveKeeping(key: string, member: string, keep: number): Promise<'removed' | 'absent' | 'refused'> {
+    const r = int(await this.#do(() => this.#scripts['set-remove-keeping'].run(this.#redis, [K.set(key)], [member, keep])));
+    return r === 1 ? 'removed' : r === 0 ? 'absent' : 'refused';
+  }
+
   async setMembers(key: string): Promise<string[]> {
     return (await this.#do(() => this.#redis.smembers(K.set(key)))).sort();
   }

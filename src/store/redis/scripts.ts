@@ -24,6 +24,7 @@ export const SCRIPT_NAMES = [
   'hit',
   'create-record',
   'patch-record',
+  'set-remove-keeping',
 ] as const;
 export type ScriptName = (typeof SCRIPT_NAMES)[number];
 

@@ -180,12 +180,15 @@ describe('request rules', () => {
     expect(missing.json.error).toEqual({ message: 'orgId is required', type: 'invalid_request', code: 'invalid_request', param: 'orgId' });
   });
 
-  it('members: an org_admin cannot add an Owner; the last Owner cannot be removed', async () => {
+  it('members: an org_admin cannot add an Owner; a role change applies at once; the last Owner cannot be removed', async () => {
     const o = await h.org(['owner', 'org_admin']);
-    const add = await h.call('POST', `/api/members?orgId=${o.id}`, { cookie: o.users.org_admin!.cookie, body: { email: 'x@example.com', role: 'owner', password: PASSWORD } });
+    const add = await h.call('POST', `/api/members?orgId=${o.id}`, { cookie: o.users.org_admin!.cookie, body: { email: 'x@example.com', role: 'owner' } });
     expect(add.status).toBe(403);
-    const added = await h.call('POST', `/api/members?orgId=${o.id}`, { cookie: o.users.org_admin!.cookie, body: { email: 'new.member@example.com', role: 'member', password: PASSWORD } });
-    expect(added.status).toBe(201);
+    // New people arrive through invitations (invitations.test.ts); here one is added directly and re-roled.
+    const m = await h.addUser(o.id, 'org_admin');
+    const changed = await h.call('POST', `/api/members?orgId=${o.id}`, { cookie: o.users.org_admin!.cookie, body: { email: m.email, role: 'member' } });
+    expect(changed.status).toBe(200);
+    expect(changed.json.member).toMatchObject({ user_id: m.id, role: 'member' });
     const list = await h.call('GET', `/api/members?orgId=${o.id}`, { cookie: o.cookie });
     expect((list.json.members as { role: string }[]).map((m) => m.role).sort()).toEqual(['member', 'org_admin', 'owner']);
     const last = await h.call('DELETE', `/api/members?orgId=${o.id}&userId=${o.users.owner!.id}`, { cookie: o.cookie });

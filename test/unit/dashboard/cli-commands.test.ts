@@ -129,3 +129,15 @@ describe('svc admin CLI against a memory store', () => {
     expect((await cli('user', 'create', '--email', 'a@b.co', '--password', 'long enough pw', '--org', 'x', '--role', 'root')).code).toBe(2);
   });
 });
+
+describe('names in terminal output (security hardening, finding 6)', () => {
+  it('a key name stored before validation shows its bidi override as a visible escape in key list', async () => {
+    const orgId = field((await cli('org', 'create', '--name', 'Shown')).out, 'org');
+    const { keyRecord } = await import('../../../src/keys/mint.js');
+    await store.createKey({ ...keyRecord(orgId, 'invoice\u202efdp.exe', 'sk-svc-Q7vN2kLp9XwR4tYb8MzC3dFg', {}), createdAt: Date.now() });
+    const listed = (await cli('key', 'list', '--org', orgId)).out.join('\n');
+    expect(listed).toContain('invoice\\u{202e}fdp.exe');
+    expect(listed).not.toContain('\u202e');
+    expect((await cli('key', 'create', '--org', orgId, '--name', 'x\u202ey')).code).toBe(1);
+  });
+});

@@ -63,9 +63,11 @@ describe('JSON bodies', () => {
     expect(refusal(() => requireJson(req({ 'content-type': 'text/plain' })))).toEqual({ status: 415, code: 'invalid_request' });
     expect(refusal(() => requireJson(req({ 'content-type': 'application/jsonp' })))).toEqual({ status: 415, code: 'invalid_request' });
     expect(refusal(() => requireJson(req({})))).toEqual({ status: 415, code: 'invalid_request' });
-    expect(parseJson(req({}, '{"a":1}'))).toEqual({ a: 1 });
-    expect(parseJson(req({}, ''))).toBeUndefined();
-    expect(refusal(() => parseJson(req({}, '{"a":')))).toEqual({ status: 400, code: 'invalid_request' });
+    expect(parseJson(req({}, '{"a":1}').body, 16)).toEqual({ a: 1 });
+    expect(parseJson(req({}, '').body, 16)).toBeUndefined();
+    expect(refusal(() => parseJson(req({}, '{"a":').body, 16))).toEqual({ status: 400, code: 'invalid_request' });
+    expect(parseJson(req({}, '{"a":[[{"b":[]}]]}').body, 5)).toEqual({ a: [[{ b: [] }]] });
+    expect(refusal(() => parseJson(req({}, '{"a":[[{"b":[[]]}]]}').body, 5))).toEqual({ status: 400, code: 'invalid_request' });
   });
 });
 

@@ -75,10 +75,14 @@ describe('key creation body', () => {
   });
 
   it('import rows may carry an existing value with a known prefix', () => {
-    expect(parseKeyInput({ name: 'x', value: 'sk-legacy-aaaaaaaaaaaaaaaaaaaa' }, NOW, { allowValue: true })).toMatchObject({ prefix: 'sk-legacy-', value: 'sk-legacy-aaaaaaaaaaaaaaaaaaaa' });
+    expect(parseKeyInput({ name: 'x', value: 'sk-legacy-Q7vN2kLp9XwR4tYb8MzC3d' }, NOW, { allowValue: true })).toMatchObject({ prefix: 'sk-legacy-', value: 'sk-legacy-Q7vN2kLp9XwR4tYb8MzC3d' });
+    // Weak imported values: a repeated character, a counting run, too few characters of one class.
+    for (const weak of ['sk-svc-aaaaaaaaaaaaaaaaaaaaaaaa', 'sk-svc-0123456789012345678901234567', 'sk-svc-abcdefghijabcdefghij', 'sk-svc-0123456789abcdef0123']) {
+      expect(param({ name: 'x', value: weak }, true), weak).toBe('value');
+    }
     expect(param({ name: 'x', value: 'sk-other-aaaaaaaaaaaaaaaaaaaa' }, true)).toBe('value');
     expect(param({ name: 'x', value: 'sk-svc-short' }, true)).toBe('value');
-    expect(param({ name: 'x', value: 'sk-svc-aaaaaaaaaaaaaaaaaaaa', key_prefix: 'sk-legacy-' }, true)).toBe('key_prefix');
+    expect(param({ name: 'x', value: 'sk-svc-Q7vN2kLp9XwR4tYb8MzC3d', key_prefix: 'sk-legacy-' }, true)).toBe('key_prefix');
   });
 
   it('patch accepts only name, budget_usd, rpm, tpm; null clears', () => {

@@ -34,6 +34,16 @@ describe('passthrough body splice', () => {
     expect(raw.subarray(span[0], span[1]).toString()).toBe('"out"');
   });
 
+  it('finds a key repeated in one object, escaped spellings included; the same key in sibling objects is fine', () => {
+    const dup = (text: string): string | null => scanJson(Buffer.from(text)).duplicateKey;
+    expect(dup('{"model":"a","model":"b"}')).toBe('model');
+    expect(dup('{"model":"a","m\\u006fdel":"b"}')).toBe('model');
+    expect(dup('{"messages":[{"role":"user","content":"x","content":"y"}]}')).toBe('content');
+    expect(dup('{"messages":[{"role":"user"},{"role":"assistant"}],"a":{"role":1}}')).toBeNull();
+    expect(dup('{"a":"model","b":["model","model"],"model":"c"}')).toBeNull();
+    expect(dup('{"a":{"x":1},"b":{"x":2,"y":{"x":3}}}')).toBeNull();
+  });
+
   it('checks the nesting depth in the same pass, strings skipped', () => {
     expect(scanJson(Buffer.from('{"a":[[["x"]]]}'), 3).tooDeep).toBe(true);
     expect(scanJson(Buffer.from('{"a":[["[[[[[["]]}'), 3).tooDeep).toBe(false);

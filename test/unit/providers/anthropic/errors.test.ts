@@ -12,10 +12,10 @@ describe('anthropicAdapter.mapError', () => {
     [403, 'permission_error', 'Your API key does not have permission to use the specified resource.', 503, 'service_unavailable', false],
     [404, 'not_found_error', 'model: claude-nope', 400, 'invalid_request', true],
     [413, 'request_too_large', 'Request exceeds the maximum allowed number of bytes.', 413, 'payload_too_large', true],
-    [429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', 429, 'rate_limit_exceeded', true],
-    [500, 'api_error', 'Internal server error', 503, 'service_unavailable', true],
-    [503, 'api_error', 'Service Unavailable', 503, 'service_unavailable', true],
-    [529, 'overloaded_error', 'Overloaded', 503, 'service_unavailable', true],
+    [429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', 429, 'rate_limit_exceeded', false],
+    [500, 'api_error', 'Internal server error', 503, 'service_unavailable', false],
+    [503, 'api_error', 'Service Unavailable', 503, 'service_unavailable', false],
+    [529, 'overloaded_error', 'Overloaded', 503, 'service_unavailable', false],
   ] as const;
 
   it.each(cases)('%i %s -> %i %s', (status, type, message, wantStatus, wantCode, showsDetail) => {
@@ -23,7 +23,7 @@ describe('anthropicAdapter.mapError', () => {
     expect(error.status).toBe(wantStatus);
     expect(error.code).toBe(wantCode);
     expect(error.headers['x-svc-upstream-status']).toBe(String(status));
-    // Credential refusals never pass the provider's text through.
+    // Only a rejected request shows the provider's reason; credential refusals, limits and outages use our own words.
     expect(error.message.includes(message)).toBe(showsDetail);
   });
 

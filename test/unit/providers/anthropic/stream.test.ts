@@ -107,7 +107,7 @@ describe('AnthropicStreamDecoder', () => {
     })();
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).status).toBe(503);
-    expect((error as GatewayError).message).toContain('Overloaded');
+    expect((error as GatewayError).message).toBe('The provider is unavailable');
   });
 
   it('a stream cut before message_stop, or inside an event, throws on end()', () => {

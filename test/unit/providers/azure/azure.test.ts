@@ -72,9 +72,9 @@ describe('mapAzureError', () => {
     ['error-400-content-filter.json', 400, 400, 'invalid_request', 'content management policy'],
     ['error-401-access-denied.json', 401, 503, 'service_unavailable', null],
     ['error-404-deployment-not-found.json', 404, 400, 'invalid_request', 'deployment for this resource does not exist'],
-    ['error-429-rate-limit.json', 429, 429, 'rate_limit_exceeded', 'exceeded token rate limit'],
-    ['error-500-server-error.json', 500, 503, 'service_unavailable', 'server had an error'],
-    ['error-503-unavailable.json', 503, 503, 'service_unavailable', 'temporarily unable'],
+    ['error-429-rate-limit.json', 429, 429, 'rate_limit_exceeded', 'The provider is rate limiting'],
+    ['error-500-server-error.json', 500, 503, 'service_unavailable', 'The provider is unavailable'],
+    ['error-503-unavailable.json', 503, 503, 'service_unavailable', 'The provider is unavailable'],
   ] as const)('%s -> %i', (name, upstream, status, code, detail) => {
     const err = azureAdapter.mapError(upstream, fixtureText('azure', name));
     expect(err.status).toBe(status);

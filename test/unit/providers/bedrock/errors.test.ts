@@ -10,11 +10,11 @@ describe('bedrockAdapter.mapError', () => {
     [400, 'ValidationException: Malformed input request: #: extraneous key [foo] is not permitted', 400, 'invalid_request', true],
     [403, 'The security token included in the request is invalid.', 503, 'service_unavailable', false],
     [404, 'Could not resolve the foundation model from the provided model identifier.', 400, 'invalid_request', true],
-    [408, 'Model has timed out in processing the request.', 503, 'service_unavailable', true],
-    [424, 'Received error from model: out of memory', 503, 'service_unavailable', true],
-    [429, 'Too many requests, please wait before trying again.', 429, 'rate_limit_exceeded', true],
-    [500, 'The server encountered an internal error while processing the request.', 503, 'service_unavailable', true],
-    [503, 'Bedrock is unable to process your request.', 503, 'service_unavailable', true],
+    [408, 'Model has timed out in processing the request.', 503, 'service_unavailable', false],
+    [424, 'Received error from model: out of memory', 503, 'service_unavailable', false],
+    [429, 'Too many requests, please wait before trying again.', 429, 'rate_limit_exceeded', false],
+    [500, 'The server encountered an internal error while processing the request.', 503, 'service_unavailable', false],
+    [503, 'Bedrock is unable to process your request.', 503, 'service_unavailable', false],
   ] as const;
 
   it.each(cases)('%i -> %i %s', (status, message, wantStatus, wantCode, showsDetail) => {

@@ -71,7 +71,7 @@ describe('BedrockStreamDecoder', () => {
     expect(seen.map((e) => e.type)).toEqual(['start', 'block_start', 'text_delta']);
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).status).toBe(429);
-    expect((error as GatewayError).message).toContain('Too many tokens');
+    expect((error as GatewayError).message).toBe('The provider is rate limiting');
   });
 
   it('cut before messageStop, inside a frame, or corrupted: a 502 upstream error', () => {

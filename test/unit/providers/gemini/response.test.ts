@@ -143,9 +143,9 @@ describe('mapGoogleError', () => {
     ['error-400-invalid-argument.json', 400, 400, 'invalid_request', 'contents.parts must not be empty'],
     ['error-403-permission-denied.json', 403, 503, 'service_unavailable', null],
     ['error-404-not-found.json', 404, 400, 'invalid_request', 'models/gemini-9 is not found'],
-    ['error-429-resource-exhausted.json', 429, 429, 'rate_limit_exceeded', 'exceeded your current quota'],
-    ['error-500-internal.json', 500, 503, 'service_unavailable', 'internal error'],
-    ['error-503-unavailable-array.json', 503, 503, 'service_unavailable', 'overloaded'],
+    ['error-429-resource-exhausted.json', 429, 429, 'rate_limit_exceeded', 'The provider is rate limiting'],
+    ['error-500-internal.json', 500, 503, 'service_unavailable', 'The provider is unavailable'],
+    ['error-503-unavailable-array.json', 503, 503, 'service_unavailable', 'The provider is unavailable'],
   ] as const)('%s -> %i', (name, upstream, status, code, detail) => {
     const err = geminiAdapter.mapError(upstream, fixtureText('gemini', name));
     expect(err.status).toBe(status);

@@ -134,9 +134,9 @@ describe('mapMistralError', () => {
     ['error-401-message.json', 401, 503, 'service_unavailable', null],
     ['error-404-not-found.json', 404, 400, 'invalid_request', 'Not Found'],
     ['error-422-extra-forbidden.json', 422, 400, 'invalid_request', 'body.max_completion_tokens: Extra inputs are not permitted'],
-    ['error-429-rate-limited.json', 429, 429, 'rate_limit_exceeded', 'Requests rate limit exceeded'],
-    ['error-500-internal.json', 500, 503, 'service_unavailable', 'Internal server error'],
-    ['error-503-capacity.json', 503, 503, 'service_unavailable', 'capacity exceeded'],
+    ['error-429-rate-limited.json', 429, 429, 'rate_limit_exceeded', 'The provider is rate limiting'],
+    ['error-500-internal.json', 500, 503, 'service_unavailable', 'The provider is unavailable'],
+    ['error-503-capacity.json', 503, 503, 'service_unavailable', 'The provider is unavailable'],
   ] as const)('%s -> %i', (name, upstream, status, code, detail) => {
     const err = mistralAdapter.mapError(upstream, fixtureText('mistral', name));
     expect(err.status).toBe(status);

@@ -104,8 +104,8 @@ describe('recorded self-hosted bodies', () => {
   it.each([
     ['error-400-vllm.json', 400, 400, 'maximum context length'],
     ['error-404-ollama.json', 404, 400, 'not found, try pulling it first'],
-    ['error-503-llamacpp.json', 503, 503, 'Loading model'],
-  ] as const)('%s -> %i with the server text, never its credentials', (name, upstream, status, detail) => {
+    ['error-503-llamacpp.json', 503, 503, 'The provider is unavailable'],
+  ] as const)('%s -> %i with the server text for a rejected request, never its credentials', (name, upstream, status, detail) => {
     const err = adapter.mapError(upstream, fixtureText('openai-compatible', name));
     expect(err.status).toBe(status);
     expect(err.message).toContain(detail);

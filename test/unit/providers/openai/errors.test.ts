@@ -11,9 +11,9 @@ const CASES: [number, string, number, string, string | null][] = [
   [401, body(`Incorrect API key provided: ${KEY}.`, 'invalid_request_error', 'invalid_api_key'), 503, 'service_unavailable', null],
   [403, body(`Project ${KEY} does not have access to model gpt-5`), 503, 'service_unavailable', null],
   [404, body(`The model \`gpt-9\` does not exist or you do not have access to it. ${KEY}`, 'invalid_request_error', 'model_not_found'), 400, 'invalid_request', 'does not exist'],
-  [429, body(`Rate limit reached for gpt-4o in organization org-x on requests per min (RPM). key=${KEY}`, 'requests', 'rate_limit_exceeded'), 429, 'rate_limit_exceeded', 'Rate limit reached'],
-  [500, body(`The server had an error while processing your request. ${KEY}`, 'server_error'), 503, 'service_unavailable', 'server had an error'],
-  [503, body('The server is overloaded or not ready yet.', 'server_error'), 503, 'service_unavailable', 'overloaded'],
+  [429, body(`Rate limit reached for gpt-4o in organization org-x on requests per min (RPM). key=${KEY}`, 'requests', 'rate_limit_exceeded'), 429, 'rate_limit_exceeded', 'The provider is rate limiting'],
+  [500, body(`The server had an error while processing your request. ${KEY}`, 'server_error'), 503, 'service_unavailable', 'The provider is unavailable'],
+  [503, body('The server is overloaded or not ready yet.', 'server_error'), 503, 'service_unavailable', 'The provider is unavailable'],
 ];
 
 describe('mapOpenAIError', () => {
@@ -29,6 +29,12 @@ describe('mapOpenAIError', () => {
       else expect(err.message).toBe('The provider refused the gateway credentials.');
     });
   }
+
+  it('a rejected request keeps the provider reason without the operator account ids', () => {
+    const text = body('Project proj_AbC123xyz in organization org-Zq81Lm does not allow tool_choice; see arn:aws:iam::123456789012:role/x and projects/my-gcp-project/locations/us');
+    const err = mapOpenAIError(400, text);
+    expect(err.message).toBe('The provider rejected the request: Project [redacted] in organization [redacted] does not allow tool_choice; see [redacted] and [redacted]/locations/us');
+  });
 
   it('a non-JSON body maps by status alone', () => {
     expect(mapOpenAIError(502, '<html>Bad Gateway</html>').message).toBe('The provider is unavailable');

@@ -57,7 +57,7 @@ describe('vertexAdapter', () => {
     ['error-401-unauthenticated.json', 401, 503, null],
     ['error-403-permission-denied.json', 403, 503, null],
     ['error-404-model.json', 404, 400, 'was not found'],
-    ['error-429-resource-exhausted.json', 429, 429, 'Resource exhausted'],
+    ['error-429-resource-exhausted.json', 429, 429, 'The provider is rate limiting'],
   ] as const)('%s -> %i, no token in the message', (name, upstream, status, detail) => {
     const err = vertexAdapter.mapError(upstream, fixtureText('vertex', name));
     expect(err.status).toBe(status);
