@@ -16,6 +16,7 @@ import { EndpointHealth, endpointKey } from './routing/health.js';
 import { HealthSync } from './routing/health-sync.js';
 import type { GatewayDeps } from './pipeline/deps.js';
 import { listModelsHandler, modelDetailHandler } from './pipeline/models-handler.js';
+import { requestIdHeaders } from './pipeline/response-headers.js';
 import { WorkerPool } from './pool/pool.js';
 import { ScoreBatcher } from './pool/score-batcher.js';
 import { Catalog } from './routing/catalog.js';
@@ -94,11 +95,11 @@ export async function startGateway(
     host: config.host,
     port: config.port,
     maxBodyBytes: config.maxBodyBytes,
-    errorHeaders: () => ({ 'x-svc-request-id': randomUUID() }),
+    errorHeaders: () => requestIdHeaders(randomUUID()),
     onHandlerError: (err, _req, res) => {
       log.error('handler failed', { error: (err as Error)?.stack ?? String(err) });
       const ge = new GatewayError('internal_error');
-      res.send(500, { 'x-svc-request-id': randomUUID(), 'content-type': 'application/json' }, JSON.stringify(ge.toBody()));
+      res.send(500, { ...requestIdHeaders(randomUUID()), 'content-type': 'application/json' }, JSON.stringify(ge.toBody()));
     },
     routes: [
       { method: 'POST', pattern: '/v1/chat/completions', handler: inferenceHandler(deps, th, chatFrontEnd(chatFormat)) },

@@ -18,8 +18,9 @@ export function chatFrontEnd(format: ClientFormat): FrontEnd {
     shape: 'chat',
     allowXApiKey: false,
     format,
-    prepare(body, raw, touched, modelSpan) {
+    prepare(body, raw, controlTouched, modelSpan) {
       const chat = validateChat(body);
+      const touched = controlTouched || chat.rewritten;
       const tools = chat.toolsJson;
       let canonical: CanonicalRequest | null = null;
       const injectUsage = chat.stream && !chat.clientWantsStreamUsage;

@@ -108,6 +108,7 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
         // The body names the model used: the alias the client asked for, else the model that answered.
         const model = route.alias ? route.alias.id : candidate.model.id;
         const base: EncodeContext = { model, requestId: st.id, created: Math.floor(st.at / 1000), streamUsage: p.clientWantsStreamUsage };
+        if (p.stream && fe.shape === 'messages') base.promptTokens = await exactTokens(); // message_start usage
         const ctx = p.encodeContext ? p.encodeContext(base) : base;
         if (p.stream) outcome = await serveCanonicalStream(st, res, candidate, response, fe.format, ctx, fallback, idleMs);
         else await serveCanonicalJson(st, res, candidate, response, fe.format, ctx);

@@ -6,11 +6,27 @@ const EMPTY_CHOICES = Buffer.from('"choices":[]');
 const DONE = Buffer.from('data: [DONE]');
 const CONTENT = Buffer.from('"content":"');
 const ARGS = Buffer.from('"arguments":"');
+const USAGE_NULL = Buffer.from('"usage":null');
+const COMMA = 0x2c;
+
+/**
+ * The event without its `"usage":null` key. OpenAI puts it on every chunk once `include_usage` is set (the
+ * gateway sets it); a client that did not ask must not see the key (the Mistral SDK's schema rejects null).
+ */
+export function stripNullUsage(event: Buffer): Buffer {
+  const at = event.indexOf(USAGE_NULL);
+  if (at < 0) return event;
+  const end = at + USAGE_NULL.length;
+  if (at > 0 && event[at - 1] === COMMA) return Buffer.concat([event.subarray(0, at - 1), event.subarray(end)]);
+  if (event[end] === COMMA) return Buffer.concat([event.subarray(0, at), event.subarray(end + 1)]);
+  return event;
+}
 
 /**
  * Per-request OpenAI SSE tap. Works on bytes: splits the upstream stream into events at blank lines, counts
  * content events (tokens emitted, for settling a disconnected stream), captures the usage chunk, and drops
- * that chunk when the client did not ask for it (the gateway always asks the upstream for usage).
+ * that chunk (and the `"usage":null` key of the others) when the client did not ask for it (the gateway
+ * always asks the upstream for usage).
  * Events are forwarded unchanged otherwise; only the usage event is ever parsed.
  */
 export class OpenAIStreamTap {
@@ -56,9 +72,11 @@ export class OpenAIStreamTap {
         }
       }
       if (event.includes(CONTENT) || event.includes(ARGS)) this.#contentEvents++;
-      if (this.rewrite && !event.includes(DONE) && cut <= start) {
+      const strip = !this.forwardUsage && event.includes(USAGE_NULL);
+      if ((this.rewrite || strip) && !event.includes(DONE) && cut <= start) {
         if (cut < start) out.push(buf.subarray(cut, start));
-        out.push(this.rewrite(event));
+        const stripped = strip ? stripNullUsage(event) : event;
+        out.push(this.rewrite ? this.rewrite(stripped) : stripped);
         cut = end;
       }
       if (event.includes(DONE)) {

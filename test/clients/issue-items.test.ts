@@ -1,0 +1,102 @@
+/**
+ * One regression per item of the issue "The clients applications really use", at the wire level (the
+ * library-level checks live beside this file). Each of these failed before the fix.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestGateway } from '../helpers/gateway.js';
+import { FAMILIES, MODELS, parseSse, post, startClientGateway, usageCommentOf } from './helpers.js';
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await startClientGateway();
+});
+afterAll(async () => t.close());
+
+describe('item 6: x-request-id', () => {
+  it('carries the same value as x-svc-request-id on answers and refusals', async () => {
+    const ok = await post(t, '/v1/chat/completions', { model: MODELS.openai, messages: [{ role: 'user', content: 'Hi' }] });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-request-id')).toBe(ok.headers.get('x-svc-request-id'));
+    expect(ok.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const refused = await post(t, '/v1/chat/completions', { model: MODELS.openai, messages: [] });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('x-request-id')).toBe(refused.headers.get('x-svc-request-id'));
+    const unauth = await post(t, '/v1/messages', {}, { authorization: 'Bearer sk-svc-nope' });
+    expect(unauth.status).toBe(401);
+    expect(unauth.headers.get('x-request-id')).toBe(unauth.headers.get('x-svc-request-id'));
+  });
+});
+
+describe('item 4: no "usage": null in OpenAI-format streams the client did not ask usage of', () => {
+  for (const family of FAMILIES) {
+    it(`chat stream on ${family}`, async () => {
+      const res = await post(t, '/v1/chat/completions', {
+        model: MODELS[family],
+        messages: [{ role: 'user', content: 'Say something' }],
+        stream: true,
+      });
+      expect(res.status).toBe(200);
+      const events = parseSse(await res.text()).filter((e) => e.event !== ':' && e.data !== '[DONE]');
+      expect(events.length).toBeGreaterThan(1);
+      for (const e of events) expect(Object.keys(JSON.parse(e.data) as object)).not.toContain('usage');
+    });
+  }
+  it('keeps usage:null chunks and the usage chunk when the client asked for them', async () => {
+    const res = await post(t, '/v1/chat/completions', {
+      model: MODELS.openai,
+      messages: [{ role: 'user', content: 'Say something' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const events = parseSse(await res.text()).filter((e) => e.event !== ':' && e.data !== '[DONE]');
+    const last = JSON.parse(events.at(-1)!.data) as { usage: { prompt_tokens: number } };
+    expect(last.usage.prompt_tokens).toBeGreaterThan(0);
+  });
+});
+
+describe('item 5: tool_choice "any" means required', () => {
+  const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }];
+  for (const family of FAMILIES) {
+    it(`forces a tool call on ${family}`, async () => {
+      const res = await post(t, '/v1/chat/completions', {
+        model: MODELS[family],
+        messages: [{ role: 'user', content: 'Tell me a story' }],
+        tools,
+        tool_choice: 'any',
+      });
+      const body = (await res.json()) as { choices: { message: { tool_calls?: { function: { name: string } }[] }; finish_reason: string }[] };
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(body.choices[0]!.message.tool_calls![0]!.function.name).toBe('lookup');
+      expect(body.choices[0]!.finish_reason).toBe('tool_calls');
+    });
+  }
+  it('sends "required" (not "any") to an OpenAI upstream', async () => {
+    t.sim.reset();
+    await post(t, '/v1/chat/completions', { model: MODELS.openai, messages: [{ role: 'user', content: 'x' }], tools, tool_choice: 'any' });
+    const ep = Object.values(t.sim.stats().endpoints)[0]!;
+    expect((ep.lastBody as { tool_choice: unknown }).tool_choice).toBe('required');
+  });
+});
+
+describe('item 3: messages streams report the input tokens in message_start', () => {
+  for (const family of FAMILIES) {
+    it(`message_start.usage.input_tokens is the billed count on ${family}`, async () => {
+      const res = await post(t, '/v1/messages', {
+        model: MODELS[family],
+        max_tokens: 50,
+        stream: true,
+        messages: [{ role: 'user', content: 'Count the tokens of this prompt please' }],
+      });
+      expect(res.status).toBe(200);
+      const events = parseSse(await res.text());
+      const start = JSON.parse(events.find((e) => e.event === 'message_start')!.data) as { message: { usage: { input_tokens: number } } };
+      const billed = usageCommentOf(events)!;
+      expect(start.message.usage.input_tokens).toBeGreaterThan(0);
+      // The upstream's own count where it reports one at the start; the gateway's exact count otherwise.
+      if (family === 'anthropic') expect(start.message.usage.input_tokens).toBe(billed.input_tokens);
+      else expect(Math.abs(start.message.usage.input_tokens - Number(billed.input_tokens))).toBeLessThanOrEqual(8);
+      const delta = JSON.parse(events.find((e) => e.event === 'message_delta')!.data) as { usage: { input_tokens: number } };
+      expect(delta.usage.input_tokens).toBe(billed.input_tokens);
+    });
+  }
+});
