@@ -100,3 +100,40 @@ describe('item 3: messages streams report the input tokens in message_start', ()
     });
   }
 });
+
+describe('item 2: /v1/messages output_config.format reaches the upstream', () => {
+  const schema = { type: 'object', properties: { zq_city: { type: 'string' } }, required: ['zq_city'], additionalProperties: false };
+  const body = (model: string, extra: Record<string, unknown>) => ({
+    model,
+    max_tokens: 200,
+    messages: [{ role: 'user', content: 'Name a city' }],
+    ...extra,
+  });
+  const lastBody = (): string => JSON.stringify(Object.values(t.sim.stats().endpoints)[0]!.lastBody);
+  for (const family of FAMILIES) {
+    it(`maps the schema for ${family} (and the beta's output_format alike)`, async () => {
+      for (const extra of [{ output_config: { format: { type: 'json_schema', schema } } }, { output_format: { type: 'json_schema', schema } }]) {
+        t.sim.reset();
+        const res = await post(t, '/v1/messages', body(MODELS[family], extra));
+        expect(res.status, await res.clone().text()).toBe(200);
+        // The schema (as a response format, responseJsonSchema, or the JSON instruction) reached the upstream.
+        expect(lastBody()).toContain('zq_city');
+        if (family === 'openai' || family === 'mistral') expect(lastBody()).toContain('"json_schema"');
+        if (family === 'gemini') expect(lastBody()).toContain('responseJsonSchema');
+      }
+    });
+  }
+  it('refuses what it cannot honour, naming the field, before any upstream call or hold', async () => {
+    const { expectRefusal, snapshot } = await import('../helpers/refusal.js');
+    for (const [extra, param] of [
+      [{ output_config: { effort: 'low' } }, 'output_config.effort'],
+      [{ output_config: { format: { type: 'xml' } } }, 'output_config.format.type'],
+      [{ output_config: { format: { type: 'json_schema' } } }, 'output_config.format.schema'],
+    ] as const) {
+      const before = await snapshot(t);
+      const res = await post(t, '/v1/messages', body(MODELS.anthropic, extra));
+      const err = await expectRefusal(t, before, res, 400, 'invalid_request');
+      expect(err.error.message).toContain(param);
+    }
+  });
+});
