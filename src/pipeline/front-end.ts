@@ -14,6 +14,8 @@ export interface Prepared {
   /** Every piece of prompt text (inspection, token bounds). */
   texts: string[];
   messageCount: number;
+  /** The client asked for token log probabilities. */
+  logprobs?: boolean;
   /** The client asked for usage inside the stream. */
   clientWantsStreamUsage: boolean;
   /** The canonical request (decoded lazily for the chat fast path). */

@@ -21,6 +21,7 @@ import { RequestState } from './state.js';
 import { parseTags } from './tags.js';
 import { resolveRoute } from '../routing/resolve.js';
 import { classifyPrompt } from './classify.js';
+import { checkOutputCapabilities } from './output-capabilities.js';
 
 /**
  * One handler for every text inference route: the preflight chain in the contract's order (auth ->
@@ -69,6 +70,7 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
         throw new GatewayError('input_too_large', { message: `The prompt exceeds ${model.id}'s context of ${model.contextLength} tokens.` });
       }
       const chain = buildChain(route.entries, deps.health);
+      checkOutputCapabilities(chain, p);
 
       const pending = startInspection(deps, p.texts); // overlaps the admission round trip
       await admit(deps, st, typicalTokens(size));

@@ -137,3 +137,26 @@ describe('item 2: /v1/messages output_config.format reaches the upstream', () =>
     }
   });
 });
+
+describe('item 7: logprobs and n > 1 are served or refused, never dropped', () => {
+  const ask = (model: string, extra: Record<string, unknown>, path = '/v1/chat/completions') =>
+    post(t, path, path === '/v1/completions' ? { model, prompt: 'Hi', ...extra } : { model, messages: [{ role: 'user', content: 'Hi' }], ...extra });
+  const cases: [string, Record<string, unknown>, string, string?][] = [
+    [MODELS.anthropic, { logprobs: true }, 'logprobs'],
+    [MODELS.gemini, { logprobs: true, top_logprobs: 2 }, 'logprobs'],
+    [MODELS.mistral, { logprobs: true }, 'logprobs'],
+    [MODELS.anthropic, { n: 2 }, 'n'],
+    [MODELS.gemini, { n: 3 }, 'n'],
+    [MODELS.openai, { logprobs: 2 }, 'logprobs', '/v1/completions'],
+    [MODELS.openai, { n: 2 }, 'n', '/v1/completions'],
+  ];
+  for (const [model, extra, param, path] of cases) {
+    it(`${path ?? 'chat'} ${JSON.stringify(extra)} on ${model}: 400 naming the model, no upstream call, no credit moved`, async () => {
+      const { expectRefusal, snapshot } = await import('../helpers/refusal.js');
+      const before = await snapshot(t);
+      const err = await expectRefusal(t, before, await ask(model, extra, path), 400, 'invalid_request');
+      expect(err.error.message).toContain(model);
+      expect(err.error.message).toContain(param);
+    });
+  }
+});
