@@ -17,6 +17,8 @@ import { HealthSync } from './routing/health-sync.js';
 import type { GatewayDeps } from './pipeline/deps.js';
 import { listModelsHandler, modelDetailHandler } from './pipeline/models-handler.js';
 import { requestIdHeaders } from './pipeline/response-headers.js';
+import { responsesFrontEnd } from './pipeline/responses-front-end.js';
+import { ResponsesStore } from './responses-store/responses-store.js';
 import { WorkerPool } from './pool/pool.js';
 import { ScoreBatcher } from './pool/score-batcher.js';
 import { Catalog } from './routing/catalog.js';
@@ -90,6 +92,7 @@ export async function startGateway(
   };
   const thresholds = await resolveThresholds(config, pool, log);
   const th = (): Record<GuardCategory, number> => thresholds;
+  const responsesStore = new ResponsesStore(store);
   let server: RunningServer | null = null;
   server = await startServer({
     host: config.host,
@@ -111,7 +114,7 @@ export async function startGateway(
       {
         method: 'POST',
         pattern: '/v1/responses',
-        handler: inferenceHandler(deps, th, { ...canonicalFrontEnd('/v1/responses', 'responses', responsesFormat), cacheable: true }),
+        handler: inferenceHandler(deps, th, responsesFrontEnd(responsesFormat, responsesStore, (err) => log.error('storing a response failed', { error: String(err) }))),
       },
       {
         method: 'POST',

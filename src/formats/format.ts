@@ -17,6 +17,8 @@ export interface EncodeContext {
    * tokens (LangChain reads them only there), and an upstream that reports usage last has not said yet.
    */
   promptTokens?: number;
+  /** Responses format: receives the finished response object (JSON or the stream's terminal event) to store. */
+  onResponse?: (response: JsonObject) => void;
 }
 
 /** Per-request encoder of canonical stream events into the client's SSE bytes. */

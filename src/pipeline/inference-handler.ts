@@ -47,6 +47,7 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
       // There is no response cache yet: a cacheable route reports every answer as a miss, or bypass on request.
       if (!fields.cache) st.responseCache = 'bypass';
       else if (fe.cacheable) st.responseCache = 'miss';
+      if (fe.expand) await fe.expand(body, org.id);
       const p = fe.prepare(body, req.body, touched, modelSpan);
       st.requestedModel = p.model;
       st.user = p.user;

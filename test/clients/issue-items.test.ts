@@ -160,3 +160,73 @@ describe('item 7: logprobs and n > 1 are served or refused, never dropped', () =
     });
   }
 });
+
+describe('item 1: responses state (item_reference, previous_response_id, store)', () => {
+  interface Resp {
+    id: string;
+    output: { type: string; id: string; call_id?: string; content?: { text: string }[] }[];
+  }
+  const create = async (body: Record<string, unknown>, key = t.key): Promise<Response> =>
+    post(t, '/v1/responses', body, { authorization: `Bearer ${key}` });
+  const upstreamMessages = (): unknown => {
+    const b = Object.values(t.sim.stats().endpoints)[0]!.lastBody as Record<string, unknown>;
+    return b.messages ?? b.contents;
+  };
+  for (const family of FAMILIES) {
+    it(`resolves item_reference to an earlier answer (${family}, stream and not)`, async () => {
+      for (const stream of [false, true]) {
+        const first = await create({ model: MODELS[family], input: 'Tell me about Paris', stream });
+        expect(first.status).toBe(200);
+        const r1 = stream
+          ? (JSON.parse(parseSse(await first.text()).find((e) => e.event === 'response.completed')!.data) as { response: Resp }).response
+          : ((await first.json()) as Resp);
+        const answer = r1.output[0]!;
+        t.sim.reset();
+        const second = await create({
+          model: MODELS[family],
+          input: [{ role: 'user', content: 'Tell me about Paris' }, { type: 'item_reference', id: answer.id }, { role: 'user', content: 'And Lyon?' }],
+        });
+        expect(second.status, await second.clone().text()).toBe(200);
+        expect(JSON.stringify(upstreamMessages())).toContain(JSON.stringify(answer.content![0]!.text).slice(1, -1));
+      }
+    });
+  }
+  it('previous_response_id carries the earlier input and output, function calls included', async () => {
+    const tools = [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
+    const r1 = (await (await create({ model: MODELS.openai, input: 'What is the weather in Paris?', tools, tool_choice: 'required' })).json()) as Resp;
+    const call = r1.output.find((o) => o.type === 'function_call')!;
+    expect(call).toBeDefined();
+    t.sim.reset();
+    const res = await create({
+      model: MODELS.openai,
+      previous_response_id: r1.id,
+      input: [{ type: 'function_call_output', call_id: call.call_id, output: 'sunny' }],
+      tools,
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const sent = JSON.stringify(upstreamMessages());
+    expect(sent).toContain('What is the weather in Paris?');
+    expect(sent).toContain(call.call_id);
+    expect(sent).toContain('sunny');
+  });
+  it('unknown, foreign and store:false ids are 404 not_found before any upstream call or hold', async () => {
+    const { expectRefusal, snapshot } = await import('../helpers/refusal.js');
+    const unstored = (await (await create({ model: MODELS.openai, input: 'Hi', store: false })).json()) as Resp;
+    await t.addOrg('org-other', 10);
+    const other = await t.addKey({ orgId: 'org-other' });
+    const foreign = (await (await create({ model: MODELS.openai, input: 'Hi' }, other.value)).json()) as Resp;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ previous_response_id: 'resp_nope' }, 'previous_response_id'],
+      [{ previous_response_id: unstored.id }, 'previous_response_id'],
+      [{ previous_response_id: foreign.id }, 'previous_response_id'],
+      [{ input: [{ type: 'item_reference', id: 'msg_nope_0' }] }, 'input[0].id'],
+      [{ input: [{ role: 'user', content: 'x' }, { type: 'item_reference', id: foreign.output[0]!.id }] }, 'input[1].id'],
+      [{ input: [{ type: 'item_reference', id: unstored.output[0]!.id }] }, 'input[0].id'],
+    ];
+    for (const [extra, param] of cases) {
+      const before = await snapshot(t);
+      const err = await expectRefusal(t, before, await create({ model: MODELS.openai, input: 'Hi', ...extra }), 404, 'not_found');
+      expect((err.error as { param?: string }).param).toBe(param);
+    }
+  });
+});
