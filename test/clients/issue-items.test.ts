@@ -147,6 +147,7 @@ describe('item 7: logprobs and n > 1 are served or refused, never dropped', () =
     [MODELS.mistral, { logprobs: true }, 'logprobs'],
     [MODELS.anthropic, { n: 2 }, 'n'],
     [MODELS.gemini, { n: 3 }, 'n'],
+    [MODELS.mistral, { n: 2 }, 'n'],
     [MODELS.openai, { logprobs: 2 }, 'logprobs', '/v1/completions'],
     [MODELS.openai, { n: 2 }, 'n', '/v1/completions'],
   ];
@@ -227,6 +228,97 @@ describe('item 1: responses state (item_reference, previous_response_id, store)'
       const before = await snapshot(t);
       const err = await expectRefusal(t, before, await create({ model: MODELS.openai, input: 'Hi', ...extra }), 404, 'not_found');
       expect((err.error as { param?: string }).param).toBe(param);
+    }
+  });
+});
+
+describe('item 8: the simulator answers structured output, parallel tool calls, n and logprobs', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      name: { type: 'string', minLength: 3 },
+      age: { type: 'integer', minimum: 18, maximum: 99 },
+      tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, minItems: 1 },
+      address: { anyOf: [{ type: 'null' }, { $ref: '#/$defs/address' }] },
+      when: { type: 'string', format: 'date-time' },
+    },
+    required: ['name', 'age', 'tags', 'address', 'when'],
+    additionalProperties: false,
+    $defs: { address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } },
+  };
+  const toolSchema = { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } }, required: ['city', 'days'], additionalProperties: false };
+  const tools = ['get_weather', 'get_time'].map((name) => ({ type: 'function', function: { name, parameters: toolSchema } }));
+  type Chat = { choices: { message: { content: string | null; tool_calls?: { function: { name: string; arguments: string } }[] }; logprobs: unknown }[] };
+  let validate: (schema: object, value: unknown) => boolean;
+  beforeAll(async () => {
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    const ajv = new Ajv2020({ strict: false });
+    // ajv-formats is CommonJS: its default export arrives as `default.default` under ESM interop in tsc's view.
+    const formats = (await import('ajv-formats')) as unknown as { default: (a: typeof ajv) => void };
+    formats.default(ajv);
+    validate = (s, v) => ajv.validate(s, v);
+  });
+  for (const family of FAMILIES) {
+    for (const stream of [false, true]) {
+      it(`JSON valid against response_format's schema and tool schemas, parallel tool calls (${family}${stream ? ', stream' : ''})`, async () => {
+        const ask = async (body: Record<string, unknown>): Promise<Chat> => {
+          const res = await post(t, '/v1/chat/completions', { model: MODELS[family], stream, ...body });
+          expect(res.status).toBe(200);
+          if (!stream) return (await res.json()) as Chat;
+          // Reassemble the stream as a client would.
+          let content = '';
+          const calls: { function: { name: string; arguments: string } }[] = [];
+          for (const e of parseSse(await res.text())) {
+            if (e.event === ':' || e.data === '[DONE]') continue;
+            const d = (JSON.parse(e.data) as { choices: { delta: { content?: string; tool_calls?: { index: number; function: { name?: string; arguments?: string } }[] } }[] }).choices[0]?.delta;
+            if (d?.content) content += d.content;
+            for (const tc of d?.tool_calls ?? []) {
+              calls[tc.index] ??= { function: { name: '', arguments: '' } };
+              calls[tc.index]!.function.name += tc.function.name ?? '';
+              calls[tc.index]!.function.arguments += tc.function.arguments ?? '';
+            }
+          }
+          return { choices: [{ message: { content, tool_calls: calls }, logprobs: null }] };
+        };
+        const structured = await ask({
+          messages: [{ role: 'user', content: 'Describe a person' }],
+          response_format: { type: 'json_schema', json_schema: { name: 'person', schema, strict: true } },
+        });
+        const value: unknown = JSON.parse(structured.choices[0]!.message.content!);
+        expect(validate(schema, value), JSON.stringify(value)).toBe(true);
+        const jsonMode = await ask({ messages: [{ role: 'user', content: 'Describe a person as JSON' }], response_format: { type: 'json_object' } });
+        expect(typeof JSON.parse(jsonMode.choices[0]!.message.content!)).toBe('object');
+        const parallel = await ask({ messages: [{ role: 'user', content: 'Call get_weather and get_time for Paris' }], tools });
+        const calls = parallel.choices[0]!.message.tool_calls!;
+        expect(calls.map((c) => c.function.name)).toEqual(['get_weather', 'get_time']);
+        for (const c of calls) expect(validate(toolSchema, JSON.parse(c.function.arguments)), c.function.arguments).toBe(true);
+        const single = await ask({ messages: [{ role: 'user', content: 'Call get_weather and get_time for Paris' }], tools, parallel_tool_calls: false });
+        if (family !== 'anthropic' && family !== 'gemini') expect(single.choices[0]!.message.tool_calls!.length).toBe(1);
+      });
+    }
+  }
+  // Mistral's sim answers n choices too, but the gateway reaches Mistral through the canonical model (one
+  // choice), so n > 1 on a Mistral model is refused (item 7).
+  for (const family of ['openai'] as const) {
+    it(`n choices on ${family}, usage summing every choice`, async () => {
+      const res = await post(t, '/v1/chat/completions', { model: MODELS[family], messages: [{ role: 'user', content: 'Hi' }], n: 3 });
+      const body = (await res.json()) as Chat & { usage: { completion_tokens: number } };
+      expect(res.status).toBe(200);
+      expect(body.choices).toHaveLength(3);
+      expect(new Set(body.choices.map((c) => c.message.content)).size).toBeGreaterThan(1);
+      const words = body.choices.reduce((n, c) => n + c.message.content!.split(' ').length, 0);
+      expect(body.usage.completion_tokens).toBe(words);
+      expect(Number(res.headers.get('x-svc-output-tokens'))).toBe(words);
+    });
+  }
+  it('logprobs where the provider gives them (OpenAI), one entry per token with top alternatives', async () => {
+    const res = await post(t, '/v1/chat/completions', { model: MODELS.openai, messages: [{ role: 'user', content: 'Hi' }], logprobs: true, top_logprobs: 2 });
+    const body = (await res.json()) as { choices: { message: { content: string }; logprobs: { content: { token: string; logprob: number; top_logprobs: unknown[] }[] } }[] };
+    const lp = body.choices[0]!.logprobs.content;
+    expect(lp.map((x) => x.token).join('')).toBe(body.choices[0]!.message.content);
+    for (const x of lp) {
+      expect(x.logprob).toBeLessThan(0);
+      expect(x.top_logprobs).toHaveLength(2);
     }
   });
 });
