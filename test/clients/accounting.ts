@@ -57,6 +57,8 @@ export interface Window {
 
 /** Call before a client case: lets earlier requests settle, forgets the simulator's bodies, notes the ledger. */
 export async function openWindow(t: TestGateway): Promise<Window> {
+  // An earlier case's call (an aborted stream) may still be winding down: wait until nothing is held.
+  for (let i = 0; i < 200 && (await t.store.getBalance(t.orgId)).held !== 0; i++) await new Promise((r) => setTimeout(r, 10));
   await new Promise((r) => setTimeout(r, 20));
   await t.gw.deps.settlement.flush();
   t.sim.reset();

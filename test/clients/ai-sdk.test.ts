@@ -150,6 +150,7 @@ describe.each(PROVIDERS)('AI SDK %s', (provider) => {
       }
       expect(aborted).toBeDefined();
       expect((await t.store.getBalance(t.orgId)).held).toBe(0);
+      await new Promise((res) => setTimeout(res, 100)); // the cut upstream call winds down before the next case
       t.sim.reset();
     });
   });

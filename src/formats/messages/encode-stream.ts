@@ -97,7 +97,9 @@ export class MessagesStreamEncoder implements StreamEncoder {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: messagesUsage(this.#usage ?? { ...ZERO_USAGE, inputTokens: this.#ctx.promptTokens ?? 0 }),
+      // Output is reported once, cumulatively, in message_delta: a client that adds the two (LangChain) must
+      // not count the upstream's provisional first token twice.
+      usage: messagesUsage({ ...(this.#usage ?? { ...ZERO_USAGE, inputTokens: this.#ctx.promptTokens ?? 0 }), outputTokens: 0, reasoningTokens: 0 }),
     };
     return event('message_start', { type: 'message_start', message });
   }
