@@ -18,6 +18,9 @@ import { EndpointHealth, endpointKey } from './routing/health.js';
 import { HealthSync } from './routing/health-sync.js';
 import type { GatewayDeps } from './pipeline/deps.js';
 import { listModelsHandler, modelDetailHandler } from './pipeline/models-handler.js';
+import { requestIdHeaders } from './pipeline/response-headers.js';
+import { responsesFrontEnd } from './pipeline/responses-front-end.js';
+import { ResponsesStore } from './responses-store/responses-store.js';
 import { WorkerPool } from './pool/pool.js';
 import { ScoreBatcher } from './pool/score-batcher.js';
 import { Catalog } from './routing/catalog.js';
@@ -91,16 +94,17 @@ export async function startGateway(
   };
   const thresholds = await resolveThresholds(config, pool, log);
   const th = (): Record<GuardCategory, number> => thresholds;
+  const responsesStore = new ResponsesStore(store);
   let server: RunningServer | null = null;
   server = await startServer({
     host: config.host,
     port: config.port,
     maxBodyBytes: config.maxBodyBytes,
-    errorHeaders: () => ({ 'x-svc-request-id': randomUUID() }),
+    errorHeaders: () => requestIdHeaders(randomUUID()),
     onHandlerError: (err, _req, res) => {
       log.error('handler failed', { error: (err as Error)?.stack ?? String(err) });
       const ge = new GatewayError('internal_error');
-      res.send(500, { 'x-svc-request-id': randomUUID(), 'content-type': 'application/json' }, JSON.stringify(ge.toBody()));
+      res.send(500, { ...requestIdHeaders(randomUUID()), 'content-type': 'application/json' }, JSON.stringify(ge.toBody()));
     },
     routes: [
       { method: 'POST', pattern: '/v1/chat/completions', handler: inferenceHandler(deps, th, chatFrontEnd(chatFormat)) },
@@ -112,7 +116,7 @@ export async function startGateway(
       {
         method: 'POST',
         pattern: '/v1/responses',
-        handler: inferenceHandler(deps, th, { ...canonicalFrontEnd('/v1/responses', 'responses', responsesFormat), cacheable: true }),
+        handler: inferenceHandler(deps, th, responsesFrontEnd(responsesFormat, responsesStore, (err) => log.error('storing a response failed', { error: String(err) }))),
       },
       {
         method: 'POST',

@@ -12,6 +12,13 @@ export interface EncodeContext {
   created: number;
   /** The client asked for usage in the stream (chat: stream_options.include_usage). */
   streamUsage: boolean;
+  /**
+   * The gateway's exact count of the prompt (messages streams only): `message_start` must carry input
+   * tokens (LangChain reads them only there), and an upstream that reports usage last has not said yet.
+   */
+  promptTokens?: number;
+  /** Responses format: receives the finished response object (JSON or the stream's terminal event) to store. */
+  onResponse?: (response: JsonObject) => void;
 }
 
 /** Per-request encoder of canonical stream events into the client's SSE bytes. */

@@ -24,7 +24,7 @@ export const jsonContentType: Stage<TextFlow> = {
 export function decodeStage(maxJsonDepth: number): Stage<TextFlow> {
   return {
     name: 'decode',
-    run(f) {
+    async run(f) {
       const { st, req, fe } = f;
       const { json: body, modelSpan } = parseJsonBody(req.body, maxJsonDepth);
       const { fields, touched: topLevel } = takeControlFields(body, fe.shape);
@@ -34,6 +34,7 @@ export function decodeStage(maxJsonDepth: number): Stage<TextFlow> {
       // There is no response cache yet: a cacheable route reports every answer as a miss, or bypass on request.
       if (!fields.cache) st.responseCache = 'bypass';
       else if (fe.cacheable) st.responseCache = 'miss';
+      if (fe.expand) await fe.expand(body, st.principal!.org.id); // stored responses state (item_reference, previous_response_id)
       const p = fe.prepare(body, req.body, touched, modelSpan);
       st.requestedModel = p.model;
       st.user = p.user;

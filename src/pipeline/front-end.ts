@@ -14,6 +14,8 @@ export interface Prepared {
   /** Every piece of prompt text (inspection, token bounds). */
   texts: string[];
   messageCount: number;
+  /** The client asked for token log probabilities. */
+  logprobs?: boolean;
   /** The client asked for usage inside the stream. */
   clientWantsStreamUsage: boolean;
   /** The canonical request (decoded lazily for the chat fast path). */
@@ -41,4 +43,6 @@ export interface FrontEnd {
    * the top-level model value in `raw` (from the parse's own scan) for the byte passthrough.
    */
   prepare(body: JsonRecord, raw: Buffer, touched: boolean, modelSpan: [number, number] | null): Prepared;
+  /** Resolves stored state into the body before `prepare` (responses: previous_response_id, item references). */
+  expand?(body: JsonRecord, orgId: string): Promise<void>;
 }

@@ -18,8 +18,9 @@ export function chatFrontEnd(format: ClientFormat): FrontEnd {
     shape: 'chat',
     allowXApiKey: false,
     format,
-    prepare(body, raw, touched, modelSpan) {
+    prepare(body, raw, controlTouched, modelSpan) {
       const chat = validateChat(body);
+      const touched = controlTouched || chat.rewritten;
       const tools = chat.toolsJson;
       let canonical: CanonicalRequest | null = null;
       const injectUsage = chat.stream && !chat.clientWantsStreamUsage;
@@ -32,6 +33,7 @@ export function chatFrontEnd(format: ClientFormat): FrontEnd {
         texts: tools ? [...chat.texts, tools] : chat.texts,
         messageCount: chat.messageCount,
         clientWantsStreamUsage: chat.clientWantsStreamUsage,
+        logprobs: chat.logprobs,
         canonical: () => (canonical ??= format.decode(body)),
         passthrough: (upstreamModel) => {
           if (!touched && !injectUsage && upstreamModel === chat.model) return raw; // byte fast path
@@ -70,6 +72,7 @@ function prepared(req: CanonicalRequest): Prepared {
     texts: promptTexts(req),
     messageCount: countMessages(req),
     clientWantsStreamUsage: false,
+    logprobs: req.extensions.openai?.logprobs === true,
     canonical: () => req,
     passthrough: null,
   };

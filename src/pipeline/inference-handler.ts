@@ -131,6 +131,7 @@ async function serve(
     } else {
       // The body names the model used: the alias the client asked for, else the model that answered.
       const base: EncodeContext = { model: alias ? alias.id : candidate.model.id, requestId: st.id, created: Math.floor(st.at / 1000), streamUsage: p.clientWantsStreamUsage };
+      if (p.stream && fe.shape === 'messages') base.promptTokens = await exactInputTokens(deps.pool, f); // message_start usage
       const ctx = p.encodeContext ? p.encodeContext(base) : base;
       if (p.stream) outcome = await serveCanonicalStream(st, out, candidate, response, fe.format, ctx, fallback, idleMs);
       else await serveCanonicalJson(st, out, candidate, response, fe.format, ctx);

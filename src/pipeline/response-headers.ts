@@ -11,12 +11,20 @@ export function latencyOf(st: RequestState): number {
 }
 
 /**
+ * `x-svc-request-id` plus `x-request-id` with the same value: the OpenAI SDK's `_request_id` and the
+ * Anthropic SDK's `request_id` read the latter.
+ */
+export function requestIdHeaders(id: string): HeaderList {
+  return { 'x-svc-request-id': id, 'x-request-id': id };
+}
+
+/**
  * The contract's common response headers that apply to this response. `served` marks a provider answer
  * (model, routing, attempts, cost status); refusals carry only id, latency and the refusal's own headers.
  */
 export function commonHeaders(st: RequestState, served: boolean): HeaderList {
   const h: HeaderList = {
-    'x-svc-request-id': st.id,
+    ...requestIdHeaders(st.id),
     'x-svc-latency-ms': String(latencyOf(st)),
   };
   if (st.guardrails !== null) h['x-svc-guardrails'] = st.guardrails;

@@ -6,6 +6,7 @@ import type { EndpointHealth } from '../routing/health.js';
 import { resolveRoute } from '../routing/resolve.js';
 import { buildChain } from './chain.js';
 import { classifyPrompt } from './classify.js';
+import { checkOutputCapabilities } from './output-capabilities.js';
 import type { TextFlow } from './flow.js';
 import type { Stage } from './stage.js';
 
@@ -34,6 +35,7 @@ async function resolve(d: RouteDeps, f: TextFlow): Promise<void> {
   f.resolved = route;
   f.maxOut = p.maxTokens ?? model.maxOutput;
   f.chain = buildChain(route.entries, d.health);
+  checkOutputCapabilities(f.chain, p);
 }
 
 /**

@@ -36,6 +36,10 @@ export interface ProviderAdapter {
   readonly capabilities: {
     /** Accepts an OpenAI chat-completions body as is (byte passthrough possible). */
     chatPassthrough: boolean;
+    /** On the chat passthrough: answers `logprobs` / `top_logprobs` (absent = no). */
+    logprobs?: boolean;
+    /** On the chat passthrough: answers `n > 1` choices (absent = no). */
+    choices?: boolean;
   };
   /** URL and headers (auth included) for an OpenAI-format chat call (only when chatPassthrough). */
   chatRequest(ep: EndpointConfig, env: NodeJS.ProcessEnv): { url: string; headers: Record<string, string> };

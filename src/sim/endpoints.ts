@@ -30,7 +30,7 @@ function merge(base: EndpointConfig, patch: Partial<EndpointConfig>): EndpointCo
 }
 
 function emptyStats(): EndpointStats {
-  return { requests: 0, byModel: {}, faults: {}, lastPath: null, lastBody: null, lastHeaders: {} };
+  return { requests: 0, byModel: {}, faults: {}, lastPath: null, lastBody: null, lastHeaders: {}, recentResponses: [] };
 }
 
 function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
@@ -47,6 +47,8 @@ export interface RecordedRequest {
   body: unknown;
   headers: IncomingHttpHeaders;
 }
+
+const RECENT_RESPONSES = 16;
 
 export class EndpointTable {
   readonly #defaults: EndpointConfig;
@@ -79,6 +81,14 @@ export class EndpointTable {
     stats.lastPath = request.path;
     stats.lastBody = request.body;
     stats.lastHeaders = flatHeaders(request.headers);
+  }
+
+  /** Keeps the response text of the endpoint's last RECENT_RESPONSES requests (tests read the usage reported). */
+  recordResponse(prefix: string, text: string): void {
+    const stats = this.#stats.get(normalizePrefix(prefix));
+    if (!stats) return;
+    stats.recentResponses.push(text);
+    if (stats.recentResponses.length > RECENT_RESPONSES) stats.recentResponses.shift();
   }
 
   /** The configured fault for the next request, consuming one of its `faultCount`. */

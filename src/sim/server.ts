@@ -81,6 +81,7 @@ async function handleProvider(
   const prefix = normalizePrefix(hit.prefix);
   const recordedBody = json !== undefined ? json : body.length > 0 ? body.toString('utf8') : null;
   table.record(prefix, { path: url.pathname, model: modelOf(hit, json), body: recordedBody, headers: req.headers });
+  captureResponse(res, (text) => table.recordResponse(prefix, text));
 
   const read = readControls(req.headers);
   if (!read.ok) return sendJson(res, simError(400, read.message));
@@ -116,6 +117,31 @@ async function handleProvider(
   };
   if (isStatusFault(fault)) return sendJson(res, hit.dialect.faultError(fault, request));
   await hit.route.handle(request);
+}
+
+const CAPTURE_BYTES = 256 * 1024;
+
+/** Copies what a dialect writes (up to CAPTURE_BYTES) and reports it when the response ends. */
+function captureResponse(res: ServerResponse, done: (text: string) => void): void {
+  const parts: Buffer[] = [];
+  let size = 0;
+  const keep = (chunk: unknown): void => {
+    if (size >= CAPTURE_BYTES || chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    parts.push(buf);
+    size += buf.length;
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    keep(chunk);
+    return write(chunk, ...rest);
+  }) as ServerResponse['write'];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    keep(chunk);
+    done(Buffer.concat(parts).toString('utf8'));
+    return end(chunk, ...rest);
+  }) as ServerResponse['end'];
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {

@@ -42,6 +42,8 @@ export interface EndpointStats {
   lastBody: unknown;
   /** Last request headers, lower-case names, repeated headers joined with ", ". */
   lastHeaders: Record<string, string>;
+  /** The last 16 response bodies as sent (each its first 256 KiB), oldest first: the usage the sim reported. */
+  recentResponses: string[];
 }
 
 export interface SimStats {

@@ -193,6 +193,7 @@ function decodeTools(v: unknown): ToolDefinition[] {
 export function decodeToolChoice(v: unknown, path = 'tool_choice'): ToolChoice | null {
   if (!given(v)) return null;
   if (v === 'auto' || v === 'none' || v === 'required') return { type: v };
+  if (v === 'any') return { type: 'required' }; // Mistral's word for forcing a tool
   if (isObj(v) && v.type === 'function') {
     const name = isObj(v.function) ? v.function.name : v.name;
     return { type: 'tool', name: reqString(name, isObj(v.function) ? `${path}.function.name` : `${path}.name`) };

@@ -17,6 +17,10 @@ export interface ChatSummary {
   toolsJson: string;
   /** The client asked for usage in the stream itself. */
   clientWantsStreamUsage: boolean;
+  /** The body was normalised in place (tool_choice "any" -> "required"): forward it re-serialised. */
+  rewritten: boolean;
+  /** The client asked for token log probabilities (`logprobs: true`). */
+  logprobs: boolean;
 }
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
@@ -119,10 +123,16 @@ export function validateChat(b: JsonRecord): ChatSummary {
     toolsJson = JSON.stringify(b.tools);
   }
   const tc = b.tool_choice;
-  if (tc !== undefined && tc !== null) {
+  let rewritten = false;
+  if (tc === 'any') {
+    // Mistral's spelling of "required" (its SDK and LangChain's ChatMistralAI send it): same meaning.
+    b.tool_choice = 'required';
+    rewritten = true;
+  } else if (tc !== undefined && tc !== null) {
     const ok = (typeof tc === 'string' && ['auto', 'none', 'required'].includes(tc)) || isObj(tc);
-    if (!ok) throw invalid('tool_choice must be auto, none, required or a tool object.', 'tool_choice');
+    if (!ok) throw invalid('tool_choice must be auto, none, required (or any) or a tool object.', 'tool_choice');
   }
+  if (b.logprobs !== undefined && b.logprobs !== null && typeof b.logprobs !== 'boolean') throw invalid('logprobs must be a boolean.', 'logprobs');
   let user: string | null = null;
   if (b.user !== undefined && b.user !== null) {
     if (typeof b.user !== 'string') throw invalid('user must be a string.', 'user');
@@ -141,5 +151,7 @@ export function validateChat(b: JsonRecord): ChatSummary {
     messageCount: b.messages.length,
     toolsJson,
     clientWantsStreamUsage: isObj(so) && so.include_usage === true,
+    rewritten,
+    logprobs: b.logprobs === true,
   };
 }

@@ -1,7 +1,7 @@
 /** Messages (POST /v1/messages) wire JSON -> canonical request. */
-import type { CanonicalRequest } from '../../canonical/types.js';
+import type { CanonicalRequest, ResponseFormat } from '../../canonical/types.js';
 import { invalid } from '../../errors/gateway-error.js';
-import { type Body, given, optBool, optInt, optNumber, optString, refuse, reqObject, reqString, stringArray } from '../fields.js';
+import { type Body, given, jsonObject, optBool, optInt, optNumber, optString, refuse, reqObject, reqString, stringArray } from '../fields.js';
 import { decodeMessages, decodeSystem, decodeThinking, decodeToolChoice, decodeTools } from './content.js';
 
 export function decodeMessagesRequest(b: Body): CanonicalRequest {
@@ -20,7 +20,7 @@ export function decodeMessagesRequest(b: Body): CanonicalRequest {
     maxTokens,
     stop: stringArray(b.stop_sequences, 'stop_sequences'),
     n: 1,
-    responseFormat: null,
+    responseFormat: decodeOutputConfig(b),
     reasoning: decodeThinking(b.thinking, maxTokens),
     stream: optBool(b.stream, 'stream') ?? false,
     user: metadataUser(b.metadata),
@@ -43,3 +43,27 @@ function metadataUser(v: unknown): string | null {
   return optString(m.user_id, 'metadata.user_id') ?? null;
 }
 
+
+/**
+ * Anthropic's structured output: `output_config.format` (`{type: 'json_schema', schema}`; the AI SDK's
+ * generateObject and LangChain's jsonSchema method send it), or the earlier beta's top-level `output_format`.
+ * Any other `output_config` key is refused by name: the gateway never drops a field it cannot honour.
+ */
+function decodeOutputConfig(b: Body): ResponseFormat | null {
+  if (given(b.output_config) && given(b.output_format)) throw invalid('send output_config.format or output_format, not both.', 'output_format');
+  if (given(b.output_format)) return outputFormat(b.output_format, 'output_format');
+  if (!given(b.output_config)) return null;
+  const cfg = reqObject(b.output_config, 'output_config');
+  for (const key of Object.keys(cfg)) {
+    if (key !== 'format' && given(cfg[key])) throw invalid(`output_config.${key} is not supported by this gateway.`, `output_config.${key}`);
+  }
+  return given(cfg.format) ? outputFormat(cfg.format, 'output_config.format') : null;
+}
+
+function outputFormat(v: unknown, path: string): ResponseFormat {
+  const f = reqObject(v, path);
+  if (f.type !== 'json_schema') throw invalid(`${path}.type must be "json_schema".`, `${path}.type`);
+  if (!given(f.schema)) throw invalid(`${path}.schema is required.`, `${path}.schema`);
+  // Anthropic's format has no name; the canonical one needs one for OpenAI-format upstreams.
+  return { type: 'json_schema', name: 'response', schema: jsonObject(f.schema, `${path}.schema`) };
+}

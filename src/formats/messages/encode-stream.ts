@@ -1,6 +1,7 @@
 /**
  * Canonical stream events -> the messages event family, each as `event: <name>\ndata: <json>\n\n`:
- *   message_start                  on `start`, usage as known so far (zeros when the upstream reports it last)
+ *   message_start                  with the upstream's own start usage when it sends one (Anthropic, Bedrock),
+ *                                  else the gateway's exact prompt count (`ctx.promptTokens`)
  *   content_block_start / _delta (text_delta, thinking_delta, signature_delta, input_json_delta) / _stop
  *   message_delta                  stop_reason, stop_sequence and the final usage, written by `end()`
  *   message_stop
@@ -19,6 +20,7 @@ import { toMessagesError } from './error.js';
 export class MessagesStreamEncoder implements StreamEncoder {
   readonly #ctx: EncodeContext;
   #started = false;
+  #sawStart = false;
   /** Canonical block index -> messages content index (numbered in order of appearance from 0). */
   readonly #index = new Map<number, number>();
   #usage: TokenUsage | null = null;
@@ -32,7 +34,10 @@ export class MessagesStreamEncoder implements StreamEncoder {
   push(ev: CanonicalStreamEvent): string {
     switch (ev.type) {
       case 'start':
-        return this.#begin();
+        // Held until the next event unless usage is known: an upstream that knows the input count reports
+        // it right after start (Anthropic's own message_start).
+        this.#sawStart = true;
+        return this.#usage ? this.#begin() : '';
       case 'block_start': {
         const index = this.#index.size;
         this.#index.set(ev.index, index);
@@ -59,7 +64,7 @@ export class MessagesStreamEncoder implements StreamEncoder {
       }
       case 'usage':
         this.#usage = ev.usage;
-        return '';
+        return this.#sawStart ? this.#begin() : '';
       case 'finish':
         this.#stopReason = ev.stopReason;
         this.#stopSequence = ev.stopSequence;
@@ -93,7 +98,9 @@ export class MessagesStreamEncoder implements StreamEncoder {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: messagesUsage(this.#usage ?? ZERO_USAGE),
+      // Output is reported once, cumulatively, in message_delta: a client that adds the two (LangChain) must
+      // not count the upstream's provisional first token twice.
+      usage: messagesUsage({ ...(this.#usage ?? { ...ZERO_USAGE, inputTokens: this.#ctx.promptTokens ?? 0 }), outputTokens: 0, reasoningTokens: 0 }),
     };
     return event('message_start', { type: 'message_start', message });
   }

@@ -3,7 +3,8 @@
  * `{role, content}` without a type), `function_call` and `function_call_output`; `reasoning` items are
  * dropped (their encrypted content is only meaningful to the OpenAI upstream that produced it). Only function
  * tools translate: hosted tools (web search, file search, code interpreter, ...) run on OpenAI's side.
- * Stateless: previous_response_id / conversation / stored prompts are refused.
+ * `previous_response_id` and `item_reference` items are resolved before this decoder runs
+ * (src/responses-store); conversations and stored prompts are refused.
  */
 import type { CanonicalMessage, CanonicalRequest, ContentPart, ImagePart, ResponseFormat, SystemBlock, TextPart, ToolDefinition } from '../../canonical/types.js';
 import { invalid } from '../../errors/gateway-error.js';
@@ -23,11 +24,13 @@ import {
   reqString,
 } from '../fields.js';
 
-const STATELESS = 'the gateway is stateless; send the whole conversation in input.';
+const STATELESS = 'the gateway keeps no conversations or prompts; send the items in input or use previous_response_id.';
 
 export function decodeResponses(b: Body): CanonicalRequest {
   const model = reqString(b.model, 'model');
-  for (const k of ['previous_response_id', 'conversation', 'prompt']) refuse(b, k, STATELESS);
+  for (const k of ['conversation', 'prompt']) refuse(b, k, STATELESS);
+  // Only an unresolved one gets here (a direct decode, outside the gateway's front end).
+  refuse(b, 'previous_response_id', 'this decoder does not resolve stored responses.');
   if (b.background === true) throw invalid('background is not supported: answers are returned on the request.', 'background');
   const system: SystemBlock[] = [];
   const instructions = optString(b.instructions, 'instructions');

@@ -102,7 +102,9 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     // Items closed before the finish reason arrived said `completed`; a cut-short answer's items are incomplete.
     const status = itemStatus(outcome.status);
     const output = this.#items.filter((x) => x !== undefined).map((x) => ({ ...x, status }));
-    return out + this.#event(type, { response: responseObject(this.#ctx, outcome.status, outcome, output, this.#usage) });
+    const response = responseObject(this.#ctx, outcome.status, outcome, output, this.#usage);
+    if (outcome.status !== 'failed') this.#ctx.onResponse?.(response);
+    return out + this.#event(type, { response });
   }
 
   /** The Responses `error` event (the OpenAI SDK raises it as an APIError). */

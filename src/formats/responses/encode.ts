@@ -97,5 +97,7 @@ export function encodeResponsesResponse(res: CanonicalResponse, ctx: EncodeConte
       output.push(functionCallItem(callItemId(ctx, index), part.id, part.name, part.arguments, status));
     }
   }
-  return responseObject(ctx, outcome.status, outcome, output, res.usage);
+  const response = responseObject(ctx, outcome.status, outcome, output, res.usage);
+  if (outcome.status !== 'failed') ctx.onResponse?.(response);
+  return response;
 }

@@ -38,7 +38,7 @@ export function chatAdapter(spec: ChatAdapterSpec): ProviderAdapter {
   });
   return {
     name: spec.name,
-    capabilities: { chatPassthrough: spec.passthrough },
+    capabilities: { chatPassthrough: spec.passthrough, logprobs: params.accepts.openaiExtensions, choices: params.accepts.n },
     chatRequest: target,
     usage: params.usage,
     buildRequest(req, ep, ctx) {

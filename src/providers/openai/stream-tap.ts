@@ -8,12 +8,15 @@ const KEY_CHOICES = Buffer.from('"choices"');
 const KEY_CONTENT = Buffer.from('"content"');
 const KEY_ARGS = Buffer.from('"arguments"');
 const DONE = Buffer.from('[DONE]');
+const USAGE_NULL = Buffer.from('"usage":null');
+const COMMA = 0x2c;
 
 /** What one event holds, found in a single pass over its bytes. */
 const USAGE = 1;
 const EMPTY_CHOICES = 2;
 const CONTENT = 4;
 const IS_DONE = 8;
+const NULL_USAGE = 16;
 
 /** Index of the quote closing the JSON string opened at `open` (-1 when the event ends inside it). */
 function closingQuote(ev: Buffer, open: number): number {
@@ -55,7 +58,7 @@ function classify(ev: Buffer): number {
     if (ev[after] === 0x3a) {
       const value = skipWs(ev, after + 1);
       const len = close + 1 - q;
-      if (len === KEY_USAGE.length && ev[value] === 0x7b && keyAt(ev, q, KEY_USAGE)) flags |= USAGE;
+      if (len === KEY_USAGE.length && (ev[value] === 0x7b || ev[value] === 0x6e) && keyAt(ev, q, KEY_USAGE)) flags |= ev[value] === 0x7b ? USAGE : NULL_USAGE;
       else if (len === KEY_CHOICES.length && ev[value] === 0x5b && ev[skipWs(ev, value + 1)] === 0x5d && keyAt(ev, q, KEY_CHOICES)) {
         flags |= EMPTY_CHOICES;
       } else if (ev[value] === QUOTE && ((len === KEY_CONTENT.length && keyAt(ev, q, KEY_CONTENT)) || (len === KEY_ARGS.length && keyAt(ev, q, KEY_ARGS)))) {
@@ -68,10 +71,24 @@ function classify(ev: Buffer): number {
 }
 
 /**
+ * The event without its `"usage":null` key. OpenAI puts it on every chunk once `include_usage` is set (the
+ * gateway sets it); a client that did not ask must not see the key (the Mistral SDK's schema rejects null).
+ */
+export function stripNullUsage(event: Buffer): Buffer {
+  const at = event.indexOf(USAGE_NULL);
+  if (at < 0) return event;
+  const end = at + USAGE_NULL.length;
+  if (at > 0 && event[at - 1] === COMMA) return Buffer.concat([event.subarray(0, at - 1), event.subarray(end)]);
+  if (event[end] === COMMA) return Buffer.concat([event.subarray(0, at), event.subarray(end + 1)]);
+  return event;
+}
+
+/**
  * Per-request OpenAI SSE tap. Works on bytes over the shared SSE framer (LF, CRLF or CR line ends, any
  * byte split): counts content events (tokens emitted, for settling a disconnected stream), captures the
  * usage chunk, and drops that chunk when the client did not ask for it (the gateway always asks the
- * upstream for usage). Events are forwarded byte for byte otherwise; only the usage event is ever parsed.
+ * upstream for usage), with the `"usage":null` key of the other chunks. Events are forwarded byte for byte
+ * otherwise; only the usage event is ever parsed.
  */
 export class OpenAIStreamTap {
   readonly #framer = new SseFramer();
@@ -130,6 +147,7 @@ export class OpenAIStreamTap {
       this.#usage = lastUsageObject(ev.toString('utf8')) ?? this.#usage;
       if (!this.forwardUsage && flags & EMPTY_CHOICES) return;
     }
+    if (!this.forwardUsage && flags & NULL_USAGE) ev = stripNullUsage(ev);
     out.push(this.rewrite ? this.rewrite(ev) : ev);
   }
 }

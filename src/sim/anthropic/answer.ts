@@ -10,6 +10,8 @@
  */
 import type { RequestControls } from '../faults.js';
 import { countTokens, digest, fillerText, naturalText, singleSpaced, stableId, words } from '../text.js';
+import { isRecord } from '../http.js';
+import { sampleJsonText } from '../json-sample.js';
 import type { MessagesRequest, SimMessage } from './request.js';
 
 export const TOOL_INPUT = '{"location":"Paris"}';
@@ -29,7 +31,10 @@ export interface MessagePlan {
   id: string;
   thinking: { words: string[]; signature: string } | null;
   words: string[];
+  /** The first tool use (kept for renderers of one). */
   toolUse: { id: string; name: string; input: string } | null;
+  /** Every tool use of the answer (several when the turn names several tools and parallel use is allowed). */
+  toolUses: { id: string; name: string; input: string }[];
   stopReason: 'end_turn' | 'max_tokens' | 'tool_use' | 'stop_sequence';
   stopSequence: string | null;
   usage: Usage;
@@ -75,17 +80,22 @@ function lastUser(messages: readonly SimMessage[]): SimMessage | undefined {
   return last?.role === 'user' ? last : undefined;
 }
 
-function toolName(req: MessagesRequest, last: SimMessage | undefined): string | null {
+/** Tools to use: the named tool_choice; else the tools the last user turn names (or the first, for `any` or the weather). */
+function toolNames(req: MessagesRequest, last: SimMessage | undefined): string[] {
   const names = req.tools.flatMap((t) => (typeof t.name === 'string' ? [t.name] : []));
-  if (names.length === 0 || req.toolChoice.type === 'none') return null;
-  if (req.toolChoice.type === 'tool') return req.toolChoice.name;
-  if (req.toolChoice.type === 'any') return names[0] ?? null;
+  if (names.length === 0 || req.toolChoice.type === 'none') return [];
+  if (req.toolChoice.type === 'tool') return [req.toolChoice.name];
   const answersTool = last?.content.some((b) => b.type === 'tool_result') ?? true;
-  return !answersTool && /weather/i.test(textOf(last?.content ?? [])) ? (names[0] ?? null) : null;
+  const text = textOf(last?.content ?? []);
+  const named = answersTool ? [] : names.filter((n) => text.includes(n));
+  if (named.length > 0) return req.parallelToolUse ? named : named.slice(0, 1);
+  if (req.toolChoice.type === 'any') return [names[0]!];
+  return !answersTool && /weather/i.test(text) ? [names[0]!] : [];
 }
 
 function visibleText(req: MessagesRequest, last: SimMessage | undefined, controls: RequestControls): string {
   if (controls.outputTokens !== null) return fillerText(controls.outputTokens);
+  if (req.jsonSchema !== null) return sampleJsonText(req.jsonSchema, `${req.model}\n${JSON.stringify(req.messages)}`);
   const result = last?.content.find((b) => b.type === 'tool_result');
   if (result) {
     const text = typeof result.content === 'string' ? result.content : Array.isArray(result.content) ? textOf(result.content) : '';
@@ -125,11 +135,16 @@ export function planMessage(req: MessagesRequest, controls: RequestControls): Me
   const spent = thoughts?.length ?? 0;
   if (thinking) usage.output_tokens_details = { thinking_tokens: spent };
   const id = `msg_${stableId(seed, 24)}`;
-  const name = toolName(req, last);
-  if (name !== null) {
-    const toolUse = { id: `toolu_${stableId(`tool\n${seed}`, 24)}`, name, input: TOOL_INPUT };
-    usage.output_tokens = spent + countTokens(name) + countTokens(TOOL_INPUT);
-    return { id, thinking, words: [], toolUse, stopReason: 'tool_use', stopSequence: null, usage };
+  const names = toolNames(req, last);
+  if (names.length > 0) {
+    const toolUses = names.map((name, i) => {
+      const tool = req.tools.find((t) => t.name === name);
+      // Input valid against the tool's input_schema (the fixed sample only for a tool without one).
+      const input = tool && isRecord(tool.input_schema) ? sampleJsonText(tool.input_schema, `${seed}\n${i}`) : TOOL_INPUT;
+      return { id: `toolu_${stableId(`tool\n${seed}${i > 0 ? `\n${i}` : ''}`, 24)}`, name, input };
+    });
+    usage.output_tokens = spent + toolUses.reduce((sum, u) => sum + countTokens(u.name) + countTokens(u.input), 0);
+    return { id, thinking, words: [], toolUse: toolUses[0]!, toolUses, stopReason: 'tool_use', stopSequence: null, usage };
   }
   const stopped = stopAt(visibleText(req, last, controls), req.stop);
   let answer = words(stopped.text);
@@ -140,5 +155,5 @@ export function planMessage(req: MessagesRequest, controls: RequestControls): Me
     stopReason = 'max_tokens';
   }
   usage.output_tokens = spent + answer.length;
-  return { id, thinking, words: answer, toolUse: null, stopReason, stopSequence: stopReason === 'stop_sequence' ? stopped.stop : null, usage };
+  return { id, thinking, words: answer, toolUse: null, toolUses: [], stopReason, stopSequence: stopReason === 'stop_sequence' ? stopped.stop : null, usage };
 }

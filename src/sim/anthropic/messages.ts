@@ -14,8 +14,8 @@ import { parseMessagesRequest } from './request.js';
 function content(plan: MessagePlan): Record<string, unknown>[] {
   const blocks: Record<string, unknown>[] = [];
   if (plan.thinking) blocks.push({ type: 'thinking', thinking: plan.thinking.words.join(' '), signature: plan.thinking.signature });
-  if (plan.toolUse) blocks.push({ type: 'tool_use', id: plan.toolUse.id, name: plan.toolUse.name, input: JSON.parse(plan.toolUse.input) as unknown });
-  else blocks.push({ type: 'text', text: plan.words.join(' '), citations: null });
+  for (const use of plan.toolUses) blocks.push({ type: 'tool_use', id: use.id, name: use.name, input: JSON.parse(use.input) as unknown });
+  if (plan.toolUses.length === 0) blocks.push({ type: 'text', text: plan.words.join(' '), citations: null });
   return blocks;
 }
 
@@ -70,10 +70,11 @@ async function writeStream(s: PacedStream, plan: MessagePlan, model: string): Pr
     deltas.push({ type: 'signature_delta', signature: plan.thinking.signature });
     if (!(await block({ type: 'thinking', thinking: '', signature: '' }, deltas))) return;
   }
-  if (plan.toolUse) {
-    const { id, name, input } = plan.toolUse;
-    const deltas = pieces(input).map((partial_json) => ({ type: 'input_json_delta', partial_json }));
-    if (!(await block({ type: 'tool_use', id, name, input: {} }, deltas))) return;
+  if (plan.toolUses.length > 0) {
+    for (const { id, name, input } of plan.toolUses) {
+      const deltas = pieces(input).map((partial_json) => ({ type: 'input_json_delta', partial_json }));
+      if (!(await block({ type: 'tool_use', id, name, input: {} }, deltas))) return;
+    }
   } else {
     const deltas = spaced(plan.words).map((text) => ({ type: 'text_delta', text }));
     if (!(await block({ type: 'text', text: '', citations: null }, deltas))) return;

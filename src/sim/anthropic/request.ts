@@ -5,6 +5,7 @@
  * and < max_tokens, no forced tool use, no changed temperature).
  */
 import type { JsonReply } from '../http.js';
+import { schemaFromInstruction } from '../json-sample.js';
 import { isRecord } from '../http.js';
 import { invalidRequest } from './errors.js';
 
@@ -34,6 +35,10 @@ export interface MessagesRequest {
   stream: boolean;
   /** budget_tokens when `thinking.type` is 'enabled'. */
   thinkingBudget: number | null;
+  /** Structured output: `output_config.format.schema`, or the schema a system instruction asks for. */
+  jsonSchema: Record<string, unknown> | null;
+  /** `tool_choice.disable_parallel_tool_use` is not set: several tools may be used in one answer. */
+  parallelToolUse: boolean;
 }
 
 export type ParseResult = { ok: true; request: MessagesRequest } | { ok: false; error: JsonReply };
@@ -121,6 +126,16 @@ export function parseMessagesRequest(json: unknown, count = false): ParseResult 
       stop,
       stream: json.stream === true,
       thinkingBudget: thinking,
+      jsonSchema: structuredOutput(json.output_config, system),
+      parallelToolUse: !(isRecord(json.tool_choice) && json.tool_choice.disable_parallel_tool_use === true),
     },
   };
+}
+
+function structuredOutput(config: unknown, system: readonly Record<string, unknown>[]): Record<string, unknown> | null {
+  if (isRecord(config) && isRecord(config.format) && config.format.type === 'json_schema') {
+    return isRecord(config.format.schema) ? config.format.schema : {};
+  }
+  const text = system.map((b) => (typeof b.text === 'string' ? b.text : '')).join('\n');
+  return schemaFromInstruction(text);
 }

@@ -56,7 +56,7 @@ function answerParts(plan: AnswerPlan, g: GeminiRequest, env: Envelope): { thoug
   const thinking = plan.reasoningTokens > 0;
   const thought = thinking && g.includeThoughts ? { text: THOUGHT_SUMMARY, thought: true } : null;
   const parts: Json[] = plan.toolCall
-    ? [{ functionCall: { name: plan.toolCall.name, args: JSON.parse(plan.toolCall.arguments) as unknown } }]
+    ? plan.toolCalls.map((call) => ({ functionCall: { name: call.name, args: JSON.parse(call.arguments) as unknown } }))
     : [{ text: plan.words.join(' ') }];
   const first = parts[0];
   if (thinking && first) first.thoughtSignature = signature(env);

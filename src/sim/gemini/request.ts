@@ -78,6 +78,14 @@ function toolsOf(tools: unknown): { names: string[]; declarations: unknown[] } {
   return { names, declarations: declarations.map((d) => ({ type: 'function', function: d })) };
 }
 
+/** JSON mode: `responseJsonSchema` (JSON Schema) or `responseSchema` (OpenAPI subset), or plain JSON by MIME type. */
+function jsonSchemaOf(g: Record<string, unknown>): Record<string, unknown> | null {
+  const schema = g.responseJsonSchema ?? g.response_json_schema ?? g.responseSchema ?? g.response_schema;
+  if (isRecord(schema)) return schema;
+  const mime = g.responseMimeType ?? g.response_mime_type;
+  return mime === 'application/json' ? {} : null;
+}
+
 function toolChoiceOf(config: unknown): ToolChoice {
   const fc = isRecord(config) ? (config.functionCallingConfig ?? config.function_calling_config) : undefined;
   if (!isRecord(fc)) return 'auto';
@@ -125,6 +133,14 @@ export function parseGeminiRequest(json: unknown, model: string, stream: boolean
         toolNames: tools.names,
         tools: tools.declarations,
         toolChoice: toolChoiceOf(body.toolConfig),
+        jsonSchema: jsonSchemaOf(generation),
+        toolSchemas: Object.fromEntries(
+          tools.declarations.flatMap((d) => {
+            const fn = isRecord(d) && isRecord(d.function) ? d.function : {};
+            return typeof fn.name === 'string' ? [[fn.name, fn.parametersJsonSchema ?? fn.parameters_json_schema ?? fn.parameters ?? {}]] : [];
+          }),
+        ),
+        parallelToolCalls: true,
       },
     },
   };

@@ -22,38 +22,46 @@ interface Envelope {
   model: string;
 }
 
-function usage(plan: AnswerPlan): Json {
-  return { prompt_tokens: plan.promptTokens, completion_tokens: plan.completionTokens, total_tokens: plan.promptTokens + plan.completionTokens };
+/** One prompt, every choice's completion tokens. */
+function usage(plans: readonly AnswerPlan[]): Json {
+  const prompt = plans[0]!.promptTokens;
+  const completion = plans.reduce((sum, p) => sum + p.completionTokens, 0);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
 function toolCalls(plan: AnswerPlan): Json[] | null {
-  if (!plan.toolCall) return null;
-  const { id, name, arguments: args } = plan.toolCall;
-  return [{ id: stableId(id, 9), type: 'function', function: { name, arguments: args }, index: 0 }];
+  if (plan.toolCalls.length === 0) return null;
+  return plan.toolCalls.map(({ id, name, arguments: args }, index) => ({ id: stableId(id, 9), type: 'function', function: { name, arguments: args }, index }));
 }
 
-function completion(env: Envelope, plan: AnswerPlan): Json {
-  const message = { role: 'assistant', content: plan.toolCall ? '' : plan.words.join(' '), tool_calls: toolCalls(plan), prefix: false };
-  return { ...env, object: 'chat.completion', usage: usage(plan), choices: [{ index: 0, message, finish_reason: plan.finishReason }] };
+function completion(env: Envelope, plans: readonly AnswerPlan[]): Json {
+  const choices = plans.map((plan, index) => ({
+    index,
+    message: { role: 'assistant', content: plan.toolCall ? '' : plan.words.join(' '), tool_calls: toolCalls(plan), prefix: false },
+    finish_reason: plan.finishReason,
+  }));
+  return { ...env, object: 'chat.completion', usage: usage(plans), choices };
 }
 
-async function writeStream(request: SimRequest, env: Envelope, plan: AnswerPlan): Promise<void> {
+async function writeStream(request: SimRequest, env: Envelope, plans: readonly AnswerPlan[]): Promise<void> {
   const stream = new PacedStream(request, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-  const chunk = (delta: Json, finish: string | null = null, last = false): string => {
-    const body: Json = { ...env, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] };
-    if (last) body.usage = usage(plan);
+  const chunk = (index: number, delta: Json, finish: string | null = null, last = false): string => {
+    const body: Json = { ...env, object: 'chat.completion.chunk', choices: [{ index, delta, finish_reason: finish }] };
+    if (last) body.usage = usage(plans);
     return `data: ${JSON.stringify(body)}\n\n`;
   };
-  if (!(await stream.frame(chunk({ role: 'assistant', content: '' })))) return;
-  const calls = toolCalls(plan);
-  if (calls) {
-    if (!(await stream.token(chunk({ tool_calls: calls })))) return;
-  } else {
-    for (const [i, word] of plan.words.entries()) {
-      if (!(await stream.token(chunk({ content: i === 0 ? word : ` ${word}` })))) return;
+  for (const [index, plan] of plans.entries()) {
+    if (!(await stream.frame(chunk(index, { role: 'assistant', content: '' })))) return;
+    const calls = toolCalls(plan);
+    if (calls) {
+      if (!(await stream.token(chunk(index, { tool_calls: calls })))) return;
+    } else {
+      for (const [i, word] of plan.words.entries()) {
+        if (!(await stream.token(chunk(index, { content: i === 0 ? word : ` ${word}` })))) return;
+      }
     }
+    if (!(await stream.frame(chunk(index, { content: '' }, plan.finishReason, index === plans.length - 1)))) return;
   }
-  if (!(await stream.frame(chunk({ content: '' }, plan.finishReason, true)))) return;
   if (!(await stream.frame('data: [DONE]\n\n'))) return;
   stream.end();
 }
@@ -63,9 +71,10 @@ export async function handleMistralChat(request: SimRequest): Promise<void> {
   if (refusal) return sendJson(request.res, refusal);
   const parsed = parseMistralRequest(request.json);
   if (!parsed.ok) return sendJson(request.res, parsed.error);
-  const plan = planAnswer(parsed.request, request.controls);
+  const plans = Array.from({ length: parsed.request.n ?? 1 }, (_, i) => planAnswer(parsed.request, request.controls, i));
   const env: Envelope = { id: randomBytes(16).toString('hex'), created: Math.floor(Date.now() / 1000), model: parsed.request.model };
-  if (parsed.request.stream) return writeStream(request, env, plan);
-  if (!(await sleep(request.config.msPerToken * plan.completionTokens, request.signal))) return;
-  sendJson(request.res, { status: 200, body: completion(env, plan) }, request.cut);
+  if (parsed.request.stream) return writeStream(request, env, plans);
+  const tokens = plans.reduce((sum, p) => sum + p.completionTokens, 0);
+  if (!(await sleep(request.config.msPerToken * tokens, request.signal))) return;
+  sendJson(request.res, { status: 200, body: completion(env, plans) }, request.cut);
 }

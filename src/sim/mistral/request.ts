@@ -5,6 +5,7 @@
  * restated as the simulator's chat request, so the answer is the shared deterministic plan.
  */
 import type { JsonReply } from '../http.js';
+import { jsonSchemaOf } from '../openai/request.js';
 import { isRecord } from '../http.js';
 import type { ChatMessage, ChatRequest, ToolChoice } from '../openai/request.js';
 import { mistralError, validationError } from './errors.js';
@@ -101,6 +102,12 @@ export function parseMistralRequest(json: unknown): MistralParse {
       toolNames: tools.flatMap((t) => (isRecord(t) && isRecord(t.function) && typeof t.function.name === 'string' ? [t.function.name] : [])),
       tools,
       toolChoice: toolChoiceOf(json.tool_choice),
+      jsonSchema: jsonSchemaOf(json.response_format),
+      toolSchemas: Object.fromEntries(
+        tools.flatMap((t) => (isRecord(t) && isRecord(t.function) && typeof t.function.name === 'string' ? [[t.function.name, t.function.parameters ?? {}]] : [])),
+      ),
+      parallelToolCalls: json.parallel_tool_calls !== false,
+      n: typeof json.n === 'number' && Number.isInteger(json.n) && json.n > 1 ? json.n : 1,
     },
   };
 }

@@ -6,6 +6,7 @@
 import type { RequestControls } from '../faults.js';
 import { isRecord } from '../http.js';
 import { applyStop, countTokens, fillerText, naturalText, singleSpaced, stableId, words } from '../text.js';
+import { sampleJsonText } from '../json-sample.js';
 import type { ChatMessage, ChatRequest } from './request.js';
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls';
@@ -20,7 +21,10 @@ export interface ToolCallPlan {
 export interface AnswerPlan {
   /** The visible answer words (tokens); empty for a tool call. */
   words: string[];
+  /** The first tool call (renderers of one call per answer). */
   toolCall: ToolCallPlan | null;
+  /** Every tool call of the answer (several when parallel tool calls are allowed and asked for). */
+  toolCalls: ToolCallPlan[];
   finishReason: FinishReason;
   promptTokens: number;
   completionTokens: number;
@@ -70,16 +74,26 @@ export function countChatPromptTokens(messages: readonly ChatMessage[], tools: r
   return total;
 }
 
-function wantsToolCall(request: ChatRequest, last: ChatMessage | undefined): string | null {
+/**
+ * The tools the simulated model calls: a named tool_choice calls that tool; `required`, or a last user turn
+ * that mentions the weather or a tool by name, calls the tools the turn names (all of them when parallel
+ * tool calls are allowed, else the first), or the first tool.
+ */
+function wantsToolCalls(request: ChatRequest, last: ChatMessage | undefined): string[] {
   const { toolChoice, toolNames } = request;
-  if (toolNames.length === 0 || toolChoice === 'none' || last?.role !== 'user') return null;
-  if (typeof toolChoice === 'object') return toolChoice.name;
-  if (toolChoice === 'required' || /weather/i.test(contentText(last.content))) return toolNames[0] ?? null;
-  return null;
+  if (toolNames.length === 0 || toolChoice === 'none' || last?.role !== 'user') return [];
+  if (typeof toolChoice === 'object') return [toolChoice.name];
+  const text = contentText(last.content);
+  const named = toolNames.filter((name) => text.includes(name));
+  if (toolChoice !== 'required' && named.length === 0 && !/weather/i.test(text)) return [];
+  if (named.length === 0) return [toolNames[0]!];
+  return request.parallelToolCalls === false ? named.slice(0, 1) : named;
 }
 
 function visibleText(request: ChatRequest, last: ChatMessage | undefined, controls: RequestControls): string {
   if (controls.outputTokens !== null) return fillerText(controls.outputTokens);
+  // JSON mode / structured output: a value valid against the schema, single-spaced like every answer.
+  if (request.jsonSchema != null) return sampleJsonText(request.jsonSchema, `${request.model}\n${JSON.stringify(request.messages)}`);
   if (last?.role === 'tool') {
     const result = words(contentText(last.content)).slice(0, 40).join(' ');
     return singleSpaced(`Echo: the tool returned ${result.length > 0 ? result : 'nothing'}.`);
@@ -87,7 +101,7 @@ function visibleText(request: ChatRequest, last: ChatMessage | undefined, contro
   return naturalText(`${request.model}\n${JSON.stringify(request.messages)}`);
 }
 
-export function planAnswer(request: ChatRequest, controls: RequestControls): AnswerPlan {
+export function planAnswer(request: ChatRequest, controls: RequestControls, choice = 0): AnswerPlan {
   const last = request.messages.at(-1);
   const promptTokens = countChatPromptTokens(request.messages, request.tools);
   const base = {
@@ -95,19 +109,26 @@ export function planAnswer(request: ChatRequest, controls: RequestControls): Ans
     cachedTokens: Math.min(controls.cachedTokens, promptTokens),
     reasoningTokens: controls.reasoningTokens,
   };
-  const toolName = wantsToolCall(request, last);
-  if (toolName !== null) {
-    const id = `call_${stableId(`${request.model}\n${JSON.stringify(request.messages)}`)}`;
-    const completion = countTokens(toolName) + countTokens(TOOL_ARGUMENTS);
+  const seed = `${request.model}\n${JSON.stringify(request.messages)}${choice > 0 ? `\n${choice}` : ''}`;
+  const names = wantsToolCalls(request, last);
+  if (names.length > 0) {
+    const toolCalls = names.map((name, i): ToolCallPlan => {
+      const schema = request.toolSchemas?.[name];
+      // Arguments valid against the tool's parameter schema (the fixed sample only for a schema-less tool).
+      const args = schema === undefined ? TOOL_ARGUMENTS : sampleJsonText(schema, `${seed}\n${i}`);
+      return { id: `call_${stableId(`${seed}${i > 0 ? `\n${i}` : ''}`)}`, name, arguments: args };
+    });
+    const completion = toolCalls.reduce((sum, c) => sum + countTokens(c.name) + countTokens(c.arguments), 0);
     return {
       ...base,
       words: [],
-      toolCall: { id, name: toolName, arguments: TOOL_ARGUMENTS },
+      toolCall: toolCalls[0]!,
+      toolCalls,
       finishReason: 'tool_calls',
       completionTokens: completion + controls.reasoningTokens,
     };
   }
-  const stopped = applyStop(visibleText(request, last, controls), request.stop);
+  const stopped = applyStop(choice > 0 && request.jsonSchema == null && controls.outputTokens === null ? naturalText(seed) : visibleText(request, last, controls), request.stop);
   let answer = words(stopped.text);
   let finishReason: FinishReason = 'stop';
   // Reasoning tokens spend the max_tokens budget first, as on the real reasoning models.
@@ -120,6 +141,7 @@ export function planAnswer(request: ChatRequest, controls: RequestControls): Ans
     ...base,
     words: answer,
     toolCall: null,
+    toolCalls: [],
     finishReason,
     completionTokens: answer.length + controls.reasoningTokens,
   };

@@ -30,22 +30,51 @@ function responseHeaders(started: number): Record<string, string> {
   };
 }
 
-function completionObject(envelope: Envelope, plan: AnswerPlan): Record<string, unknown> {
+function messageOf(plan: AnswerPlan): Record<string, unknown> {
   const message: Record<string, unknown> = {
     role: 'assistant',
     content: plan.toolCall ? null : plan.words.join(' '),
     refusal: null,
     annotations: [],
   };
-  if (plan.toolCall) {
-    const { id, name, arguments: args } = plan.toolCall;
-    message.tool_calls = [{ id, type: 'function', function: { name, arguments: args } }];
+  if (plan.toolCalls.length > 0) {
+    message.tool_calls = plan.toolCalls.map(({ id, name, arguments: args }) => ({ id, type: 'function', function: { name, arguments: args } }));
   }
+  return message;
+}
+
+/** The usage of several choices: one prompt, every choice's completion tokens. */
+export function choicesUsage(plans: readonly AnswerPlan[]): Record<string, unknown> {
+  const first = plans[0]!;
+  return usageOf({ ...first, completionTokens: plans.reduce((sum, p) => sum + p.completionTokens, 0) });
+}
+
+/**
+ * Simulated token log probabilities (`logprobs: true`): one entry per answer word with its bytes, and
+ * `top` alternatives (the sampled token first), as the real chat API shapes `choices[].logprobs.content`.
+ */
+export function tokenLogprobs(tokens: readonly string[], top: number): Record<string, unknown>[] {
+  return tokens.map((token, i) => {
+    const logprob = -Math.round(((i % 7) + 1) * 1000 * 0.0123) / 1000;
+    const alt = (k: number) => ({ token: k === 0 ? token : `${token}${k}`, logprob: logprob - k, bytes: [...Buffer.from(k === 0 ? token : `${token}${k}`)] });
+    return { token, logprob, bytes: [...Buffer.from(token)], top_logprobs: Array.from({ length: top }, (_, k) => alt(k)) };
+  });
+}
+
+/** The answer's tokens as streamed: the first word alone, then each following word with its leading space. */
+export const answerTokens = (plan: AnswerPlan): string[] => plan.words.map((w, i) => (i === 0 ? w : ` ${w}`));
+
+function completionObject(envelope: Envelope, plans: readonly AnswerPlan[], chat: ChatRequest): Record<string, unknown> {
   return {
     ...envelope,
     object: 'chat.completion',
-    choices: [{ index: 0, message, logprobs: null, finish_reason: plan.finishReason }],
-    usage: usageOf(plan),
+    choices: plans.map((plan, index) => ({
+      index,
+      message: messageOf(plan),
+      logprobs: chat.logprobs ? { content: tokenLogprobs(answerTokens(plan), chat.topLogprobs ?? 0), refusal: null } : null,
+      finish_reason: plan.finishReason,
+    })),
+    usage: choicesUsage(plans),
     service_tier: 'default',
     system_fingerprint: SYSTEM_FINGERPRINT,
   };
@@ -59,12 +88,12 @@ export function argumentPieces(args: string): string[] {
 class ChunkWriter {
   readonly #stream: PacedStream;
   readonly #envelope: Envelope;
-  readonly #includeUsage: boolean;
+  readonly #chat: ChatRequest;
 
-  constructor(stream: PacedStream, envelope: Envelope, includeUsage: boolean) {
+  constructor(stream: PacedStream, envelope: Envelope, chat: ChatRequest) {
     this.#stream = stream;
     this.#envelope = envelope;
-    this.#includeUsage = includeUsage;
+    this.#chat = chat;
   }
 
   #data(choices: unknown[], usage: Record<string, unknown> | null): string {
@@ -76,42 +105,44 @@ class ChunkWriter {
       choices,
     };
     // With include_usage every chunk carries `usage: null`, the last one the totals.
-    if (this.#includeUsage) chunk.usage = usage;
+    if (this.#chat.includeUsage) chunk.usage = usage;
     return `data: ${JSON.stringify(chunk)}\n\n`;
   }
 
-  delta(delta: Record<string, unknown>, finishReason: string | null = null): string {
-    return this.#data([{ index: 0, delta, logprobs: null, finish_reason: finishReason }], null);
+  delta(delta: Record<string, unknown>, finishReason: string | null = null, index = 0, logprobs: unknown = null): string {
+    return this.#data([{ index, delta, logprobs, finish_reason: finishReason }], null);
   }
 
-  usage(plan: AnswerPlan): string {
-    return this.#data([], usageOf(plan));
-  }
-
-  async write(plan: AnswerPlan): Promise<void> {
+  /** Choices stream one after the other (the real API interleaves them; clients key deltas by index). */
+  async write(plans: readonly AnswerPlan[]): Promise<void> {
     const s = this.#stream;
-    if (plan.toolCall) {
-      const { id, name, arguments: args } = plan.toolCall;
-      const head = { index: 0, id, type: 'function', function: { name, arguments: '' } };
-      if (!(await s.frame(this.delta({ role: 'assistant', content: null, tool_calls: [head], refusal: null })))) return;
-      for (const piece of argumentPieces(args)) {
-        if (!(await s.token(this.delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] })))) return;
+    for (const [index, plan] of plans.entries()) {
+      if (plan.toolCalls.length > 0) {
+        for (const [k, call] of plan.toolCalls.entries()) {
+          const head = { index: k, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
+          const opening = k === 0 ? { role: 'assistant', content: null, tool_calls: [head], refusal: null } : { tool_calls: [head] };
+          if (!(await s.frame(this.delta(opening, null, index)))) return;
+          for (const piece of argumentPieces(call.arguments)) {
+            if (!(await s.token(this.delta({ tool_calls: [{ index: k, function: { arguments: piece } }] }, null, index)))) return;
+          }
+        }
+      } else {
+        if (!(await s.frame(this.delta({ role: 'assistant', content: '', refusal: null }, null, index)))) return;
+        for (const token of answerTokens(plan)) {
+          const lp = this.#chat.logprobs ? { content: tokenLogprobs([token], this.#chat.topLogprobs ?? 0), refusal: null } : null;
+          if (!(await s.token(this.delta({ content: token }, null, index, lp)))) return;
+        }
       }
-    } else {
-      if (!(await s.frame(this.delta({ role: 'assistant', content: '', refusal: null })))) return;
-      for (const [i, word] of plan.words.entries()) {
-        if (!(await s.token(this.delta({ content: i === 0 ? word : ` ${word}` })))) return;
-      }
+      if (!(await s.frame(this.delta({}, plan.finishReason, index)))) return;
     }
-    if (!(await s.frame(this.delta({}, plan.finishReason)))) return;
-    if (this.#includeUsage && !(await s.frame(this.usage(plan)))) return;
+    if (this.#chat.includeUsage && !(await s.frame(this.#data([], choicesUsage(plans))))) return;
     if (!(await s.frame('data: [DONE]\n\n'))) return;
     s.end();
   }
 }
 
 async function respond(request: SimRequest, chat: ChatRequest, started: number): Promise<void> {
-  const plan = planAnswer(chat, request.controls);
+  const plans = Array.from({ length: chat.n ?? 1 }, (_, i) => planAnswer(chat, request.controls, i));
   const envelope: Envelope = {
     id: `chatcmpl-${randomBytes(15).toString('base64url')}`,
     created: Math.floor(Date.now() / 1000),
@@ -123,12 +154,13 @@ async function respond(request: SimRequest, chat: ChatRequest, started: number):
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
     });
-    await new ChunkWriter(stream, envelope, chat.includeUsage).write(plan);
+    await new ChunkWriter(stream, envelope, chat).write(plans);
     return;
   }
   // A non-stream answer arrives when the whole generation would have finished.
-  if (!(await sleep(request.config.msPerToken * plan.completionTokens, request.signal))) return;
-  sendJson(request.res, { status: 200, headers: responseHeaders(started), body: completionObject(envelope, plan) }, request.cut);
+  const tokens = plans.reduce((sum, p) => sum + p.completionTokens, 0);
+  if (!(await sleep(request.config.msPerToken * tokens, request.signal))) return;
+  sendJson(request.res, { status: 200, headers: responseHeaders(started), body: completionObject(envelope, plans, chat) }, request.cut);
 }
 
 export async function handleChatCompletions(request: SimRequest): Promise<void> {

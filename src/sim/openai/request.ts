@@ -41,6 +41,17 @@ export interface ChatRequest {
   /** The raw `tools` array (counted in prompt tokens). */
   tools: unknown[];
   toolChoice: ToolChoice;
+  /** JSON mode: the schema the answer must follow (`{}` for json_object); null/absent = plain text. */
+  jsonSchema?: Record<string, unknown> | null;
+  /** Parameter schema of each tool by name (tool-call arguments are sampled from it). */
+  toolSchemas?: Record<string, unknown>;
+  /** `parallel_tool_calls` (default true): several tools may be called in one answer. */
+  parallelToolCalls?: boolean;
+  /** Choices to generate (`n`, default 1). */
+  n?: number;
+  /** `logprobs: true`, with `top_logprobs` alternatives per token. */
+  logprobs?: boolean;
+  topLogprobs?: number;
 }
 
 export type ParseResult = { ok: true; request: ChatRequest } | { ok: false; error: JsonReply };
@@ -59,6 +70,22 @@ function toolChoiceOf(value: unknown): ToolChoice {
     return { name: value.function.name };
   }
   return 'auto';
+}
+
+/** `response_format`: json_object -> `{}`, json_schema -> its schema; text or absent -> null. */
+export function jsonSchemaOf(format: unknown): Record<string, unknown> | null {
+  if (!isRecord(format)) return null;
+  if (format.type === 'json_object') return {};
+  if (format.type === 'json_schema' && isRecord(format.json_schema)) return isRecord(format.json_schema.schema) ? format.json_schema.schema : {};
+  return null;
+}
+
+function toolSchemasOf(tools: unknown[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const tool of tools) {
+    if (isRecord(tool) && isRecord(tool.function) && typeof tool.function.name === 'string') out[tool.function.name] = tool.function.parameters ?? {};
+  }
+  return out;
 }
 
 function toolNamesOf(tools: unknown[]): string[] {
@@ -147,6 +174,12 @@ export function parseChatRequest(json: unknown, body: Buffer): ParseResult {
       toolNames: toolNamesOf(tools),
       tools,
       toolChoice: toolChoiceOf(parsed.tool_choice),
+      jsonSchema: jsonSchemaOf(parsed.response_format),
+      toolSchemas: toolSchemasOf(tools),
+      parallelToolCalls: parsed.parallel_tool_calls !== false,
+      n: typeof parsed.n === 'number' && Number.isInteger(parsed.n) && parsed.n > 1 ? parsed.n : 1,
+      logprobs: parsed.logprobs === true,
+      topLogprobs: typeof parsed.top_logprobs === 'number' ? parsed.top_logprobs : 0,
     },
   };
 }

@@ -226,7 +226,7 @@ describe('chat decode refusals', () => {
     ['tools not an array', { ...ok, tools: {} }, 'tools'],
     ['tool without function', { ...ok, tools: [{ type: 'function' }] }, 'tools'],
     ['tool parameters an array', { ...ok, tools: [{ type: 'function', function: { name: 'f', parameters: [] } }] }, 'tools[0].function.parameters'],
-    ['tool_choice unknown string', { ...ok, tool_choice: 'any' }, 'tool_choice'],
+    ['tool_choice unknown string', { ...ok, tool_choice: 'anything' }, 'tool_choice'],
     ['tool_choice object of another type', { ...ok, tool_choice: { type: 'allowed_tools' } }, 'tool_choice'],
     ['tool_choice function without name', { ...ok, tool_choice: { type: 'function', function: {} } }, 'tool_choice.function.name'],
     ['user too long', { ...ok, user: 'u'.repeat(201) }, 'user'],

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { OpenAIStreamTap } from '../../../src/providers/openai/stream-tap.js';
+import { OpenAIStreamTap, stripNullUsage } from '../../../src/providers/openai/stream-tap.js';
 import { lastUsageObject } from '../../../src/providers/usage-tap.js';
 
 const chunk = (content: string) => `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${content}"},"finish_reason":null}],"usage":null}\n\n`;
 const usage = 'data: {"id":"c","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":7,"completion_tokens":2,"total_tokens":9}}\n\n';
 const done = 'data: [DONE]\n\n';
+/** What a client that did not ask for usage sees: no `"usage":null` key (issue: the Mistral SDK rejects it). */
+const bare = (content: string) => chunk(content).replace(',"usage":null', '');
 
 function run(tap: OpenAIStreamTap, text: string, splitEvery: number): string {
   const buf = Buffer.from(text);
@@ -16,10 +18,11 @@ function run(tap: OpenAIStreamTap, text: string, splitEvery: number): string {
 describe('OpenAIStreamTap', () => {
   const stream = chunk('Hel') + chunk('lo') + usage + done;
   for (const split of [1, 3, 7, 64, 10_000]) {
-    it(`forwards events unchanged, drops the unrequested usage chunk, finds usage (split ${split})`, () => {
+    it(`drops the unrequested usage chunk and usage:null keys, finds usage (split ${split})`, () => {
       const tap = new OpenAIStreamTap(false, () => ': cost\n\n');
       const out = run(tap, stream, split);
-      expect(out).toBe(chunk('Hel') + chunk('lo') + ': cost\n\n' + done);
+      expect(out).toBe(bare('Hel') + bare('lo') + ': cost\n\n' + done);
+      expect(out).not.toContain('"usage"');
       expect(tap.usage).toEqual({ prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 });
       expect(tap.contentEvents).toBe(2);
       expect(tap.sawDone).toBe(true);
@@ -28,12 +31,21 @@ describe('OpenAIStreamTap', () => {
   it('rewrites every event through the given function, [DONE] and dropped usage excepted', () => {
     const tap = new OpenAIStreamTap(false, () => '', (ev) => Buffer.from(ev.toString().replace('"id":"c"', '"id":"X"')));
     const out = run(tap, stream, 5);
-    expect(out).toBe(chunk('Hel').replace('"id":"c"', '"id":"X"') + chunk('lo').replace('"id":"c"', '"id":"X"') + done);
+    expect(out).toBe(bare('Hel').replace('"id":"c"', '"id":"X"') + bare('lo').replace('"id":"c"', '"id":"X"') + done);
   });
 
   it('keeps the usage chunk when the client asked for it', () => {
     const tap = new OpenAIStreamTap(true, () => '');
     expect(run(tap, stream, 5)).toBe(stream);
+  });
+});
+
+describe('stripNullUsage', () => {
+  it('removes the key with its comma wherever it sits, and leaves real usage alone', () => {
+    const s = (t: string) => stripNullUsage(Buffer.from(t)).toString();
+    expect(s('data: {"a":1,"usage":null}\n\n')).toBe('data: {"a":1}\n\n');
+    expect(s('data: {"usage":null,"a":1}\n\n')).toBe('data: {"a":1}\n\n');
+    expect(s('data: {"usage":{"prompt_tokens":1}}\n\n')).toBe('data: {"usage":{"prompt_tokens":1}}\n\n');
   });
 });
 
