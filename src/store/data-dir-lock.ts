@@ -43,7 +43,8 @@ function ownerOf(path: string): number | null {
 /** Takes the directory's lock or throws DataDirLockedError naming the directory and the holder's pid. */
 export function lockDataDir(dir: string): DataDirLock {
   const abs = resolve(dir);
-  mkdirSync(abs, { recursive: true });
+  // Created private: it holds the store, the settlement journal and the dev key.
+  mkdirSync(abs, { recursive: true, mode: 0o700 });
   const path = join(abs, 'gateway.pid');
   for (let attempt = 0; attempt < 3; attempt++) {
     let fd: number;

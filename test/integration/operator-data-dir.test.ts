@@ -27,10 +27,14 @@ async function chat(url: string, key: string): Promise<{ status: number; code: s
   return { status: res.statusCode, code: body.error?.code ?? null, cost: res.headers['x-svc-request-cost'] as string | undefined };
 }
 
-function devKeyOf(p: GatewayProcess): string {
-  const m = /dev key\s+(sk-\S+)/.exec(p.stderr());
-  if (!m?.[1]) throw new Error(`no dev key printed:\n${p.stderr()}`);
-  return m[1];
+/** The dev key from the start-up banner (printed a moment after /healthz first answers). */
+async function devKeyOf(p: GatewayProcess): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const m = /dev key\s+(sk-\S+)/.exec(p.stderr());
+    if (m?.[1]) return m[1];
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no dev key printed:\n${p.stderr()}`);
 }
 
 async function admin(env: Record<string, string>, args: string[]): Promise<{ code: number; out: string }> {
@@ -58,14 +62,14 @@ describe('embedded store: one data directory, its dev key, the operator CLI besi
   });
 
   it('keeps the dev key across a restart; its plaintext is only in a 0600 file', async () => {
-    const key = devKeyOf(gw);
+    const key = await devKeyOf(gw);
     expect((await chat(gw.url, key)).status).toBe(200);
     const file = join(dir, 'dev-key');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8').trim()).toBe(key);
     await stopGatewayProcess(gw);
     gw = await startGatewayProcess(env);
-    expect(devKeyOf(gw)).toBe(key);
+    expect(await devKeyOf(gw)).toBe(key);
     expect(await chat(gw.url, key)).toMatchObject({ status: 200, code: null });
   }, 30_000);
 
@@ -74,7 +78,7 @@ describe('embedded store: one data directory, its dev key, the operator CLI besi
     expect(await second.exited).toBe(1);
     expect(second.stderr()).toContain(`data directory ${dir} is in use by another gateway (pid ${gw.child.pid})`);
     // The running gateway is untouched.
-    expect((await chat(gw.url, devKeyOf(gw))).status).toBe(200);
+    expect((await chat(gw.url, await devKeyOf(gw))).status).toBe(200);
   }, 30_000);
 
   it('admin key create and credits topup beside the running gateway: served at once, kept after restart', async () => {
