@@ -97,3 +97,17 @@ describe('finding 6: names', () => {
     expect(JSON.stringify(r.json)).toContain(JSON.stringify(legacy).slice(1, -1));
   });
 });
+
+describe('finding 6: weak imported keys', () => {
+  it('bulk import refuses a weak key value with 400 naming value, imports nothing, and takes a strong one', async () => {
+    const before = await h.call('GET', `/api/keys?orgId=${org.id}`, { cookie: org.cookie });
+    for (const value of ['sk-svc-aaaaaaaaaaaaaaaaaaaaaaaa', 'sk-svc-12345678901234567890', 'sk-svc-passwordpassword1']) {
+      const r = await h.call('POST', `/api/keys/bulk-import?orgId=${org.id}`, { cookie: org.cookie, body: { keys: [{ name: 'weak', value }] } });
+      expect(r.status, value).toBe(400);
+      expect((r.json.error as { param?: string }).param, value).toMatch(/value$/);
+    }
+    expect((await h.call('GET', `/api/keys?orgId=${org.id}`, { cookie: org.cookie })).text).toBe(before.text);
+    const strong = await h.call('POST', `/api/keys/bulk-import?orgId=${org.id}`, { cookie: org.cookie, body: { keys: [{ name: 'strong', value: 'sk-svc-Q7vN2kLp9XwR4tYb8MzC3dFg' }] } });
+    expect(strong.status).toBe(201);
+  });
+});
