@@ -12,23 +12,28 @@ export const MODEL_FORMAT = 'svc-guard-v1';
 
 /**
  * How long prompts are scored. Texts up to maxSingle are scored whole (like the training texts). Longer texts are
- * scored as overlapping chunks from the head and tail (max logit per label), which caps the work per prompt.
- * Features are length-normalised, so one harmful sentence inside a long benign text is diluted either way; a
- * chunkMin below maxSingle adds chunk passes for medium texts too (more local detection, more false positives).
+ * scored as overlapping windows of `chunk` units every `chunkStride` units that together cover the whole text
+ * (max logit per label), so a short injection or harmful passage in the middle of a long pasted document is
+ * scored at about the length the heads were trained on instead of being diluted by the rest. The work grows
+ * linearly with the length (chunk / chunkStride times the text); the gateway caps the scored characters
+ * (guardrails.maxChars, reported as x-svc-guardrails: partial).
  */
 export interface WindowConfig {
   /** Texts up to this many UTF-16 units get a whole-text pass. */
   maxSingle: number;
-  /** Texts longer than this are (also) scored in chunks; 0 disables chunking. */
+  /** Texts longer than this (and up to maxSingle) also get window passes; 0 = whole pass only up to maxSingle. */
   chunkMin: number;
   chunk: number;
   chunkStride: number;
-  /** Chunks are taken only from the first `head` and the last `tail` units (caps work on huge prompts). */
+  /**
+   * Legacy caps: when > 0, windows are taken only from the first `head` and the last `tail` units (the middle is
+   * then not scored). 0 = windows cover the whole text (the default).
+   */
   head: number;
   tail: number;
 }
 
-export const DEFAULT_WINDOW_CONFIG: WindowConfig = { maxSingle: 3072, chunkMin: 3072, chunk: 1024, chunkStride: 768, head: 4096, tail: 4096 };
+export const DEFAULT_WINDOW_CONFIG: WindowConfig = { maxSingle: 1024, chunkMin: 0, chunk: 768, chunkStride: 512, head: 0, tail: 0 };
 
 export interface GuardModel {
   format: typeof MODEL_FORMAT;
@@ -131,16 +136,19 @@ function logitsInto(model: GuardModel, raw: string, out: Float64Array, buf: Feat
 /** [start, end) segments scored for a text of length len; the score is the max over segments. */
 export function scoringSegments(len: number, wc: WindowConfig): Array<[number, number]> {
   const whole = len <= wc.maxSingle;
-  if (wc.chunkMin <= 0 || len <= wc.chunkMin || wc.chunk >= len) {
-    return whole ? [[0, len]] : [[0, Math.min(len, wc.maxSingle)], [Math.max(0, len - wc.maxSingle), len]];
-  }
+  const windowed = !whole || (wc.chunkMin > 0 && len > wc.chunkMin);
+  if (!windowed || wc.chunk <= 0 || wc.chunk >= len) return [[0, len]];
   const segs: Array<[number, number]> = whole ? [[0, len]] : [];
-  const starts = new Set<number>();
+  const stride = Math.max(1, Math.min(wc.chunkStride, wc.chunk));
   const last = len - wc.chunk;
-  for (let s = 0; s < Math.min(wc.head, last); s += wc.chunkStride) starts.add(s);
-  for (let s = last; s >= Math.max(0, len - wc.tail); s -= wc.chunkStride) starts.add(s);
-  starts.add(last);
-  for (const s of [...starts].sort((x, y) => x - y)) segs.push([s, s + wc.chunk]);
+  const capped = wc.head > 0 || wc.tail > 0;
+  const starts: number[] = [];
+  for (let s = 0; s < last; s += stride) {
+    if (capped && s >= wc.head && s < len - wc.tail - wc.chunk) continue;
+    starts.push(s);
+  }
+  starts.push(last);
+  for (const s of starts) segs.push([s, s + wc.chunk]);
   return segs;
 }
 

@@ -66,11 +66,12 @@ export class Metrics {
     1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000,
   ]);
   readonly guardMs = new Histogram('svc_guardrail_ms', 'Guardrail scoring time (ms).', [0.5, 1, 2, 5, 10, 25, 50, 100, 250]);
+  readonly guardFlags = new Counter('svc_guardrail_flags_total', 'Requests a guardrail category flagged, by category and mode (enforce: refused; monitor: served).');
   gauges: (() => string)[] = [];
 
   render(): string {
     return (
-      [this.requests, this.upstreamAttempts, this.costNano, this.tokens, this.backpressure, this.settlementFailures, this.latency, this.guardMs]
+      [this.requests, this.upstreamAttempts, this.costNano, this.tokens, this.backpressure, this.settlementFailures, this.latency, this.guardMs, this.guardFlags]
         .map((m) => m.render())
         .concat(this.gauges.map((g) => g()))
         .join('\n') + '\n'

@@ -1,4 +1,4 @@
-import { countMessages, promptTexts } from '../canonical/prompt-text.js';
+import { countMessages, promptTexts, promptTextsUntrusted } from '../canonical/prompt-text.js';
 import type { CanonicalRequest } from '../canonical/types.js';
 import { validateChat } from '../formats/chat-completions/validate.js';
 import type { ClientFormat, FormatName } from '../formats/format.js';
@@ -30,6 +30,7 @@ export function chatFrontEnd(format: ClientFormat): FrontEnd {
         n: chat.n,
         user: chat.user,
         texts: tools ? [...chat.texts, tools] : chat.texts,
+        untrusted: tools ? [...chat.untrusted, false] : chat.untrusted,
         messageCount: chat.messageCount,
         clientWantsStreamUsage: chat.clientWantsStreamUsage,
         canonical: () => (canonical ??= format.decode(body)),
@@ -68,6 +69,7 @@ function prepared(req: CanonicalRequest): Prepared {
     n: req.n,
     user: req.user,
     texts: promptTexts(req),
+    untrusted: promptTextsUntrusted(req),
     messageCount: countMessages(req),
     clientWantsStreamUsage: false,
     canonical: () => req,

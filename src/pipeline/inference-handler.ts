@@ -70,7 +70,7 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
       }
       const chain = buildChain(route.entries, deps.health);
 
-      const pending = startInspection(deps, p.texts); // overlaps the admission round trip
+      const pending = startInspection(deps, p.texts, p.untrusted); // overlaps the admission round trip
       await admit(deps, st, typicalTokens(size));
       admitted = true;
       await inspect(deps, st, pending, thresholds());
