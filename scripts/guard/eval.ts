@@ -112,6 +112,11 @@ export async function main(argv: string[]): Promise<void> {
   const latTok: number[] = [];
   for (let i = 0; i < 200; i++) scoreTextArray(m, tok2000);
   for (let i = 0; i < 2000; i++) latTok.push(timeIt(() => scoreTextArray(m, tok2000)));
+  // CPU time per call (thread time, not wall time: excludes time the thread waited for a core on a shared machine)
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < 500; i++) scoreTextArray(m, tok2000);
+  const cpu1 = process.cpuUsage(cpu0);
+  const cpuTokMs = (cpu1.user + cpu1.system) / 500 / 1000;
   const mem = await measureWorkerMemory(modelPath, tok2000);
   // false positives on our own benign corpus (all of it: most rows were training rows, so this is a floor;
   // the validation-split figure from training is in the last table)
@@ -305,6 +310,7 @@ export async function main(argv: string[]): Promise<void> {
   w(`| fixed 2,000-char prompt | ${lat2000.length} | ${l2k.p50.toFixed(3)} ms | ${l2k.p99.toFixed(3)} ms | ${l2k.max.toFixed(3)} ms |`);
   const lTok = latencyStats(latTok);
   w(`| **${tok2000n}-token production-like prompt** (${tok2000.length} chars, ${m.window.chunk}-char windows every ${m.window.chunkStride}) | ${latTok.length} | ${lTok.p50.toFixed(3)} ms | ${lTok.p99.toFixed(3)} ms | ${lTok.max.toFixed(3)} ms |`);
+  w(`| ${tok2000n}-token prompt, mean CPU time per call | 500 | ${cpuTokMs.toFixed(3)} ms (mean) | | |`);
   w(`| 50,000-char prompt (windows over all of it) | ${lat50k.length} | ${l50k.p50.toFixed(3)} ms | ${l50k.p99.toFixed(3)} ms | ${l50k.max.toFixed(3)} ms |`);
   w();
   w(`Worker memory (a fresh worker thread that loads the model and scores the 2,000-token prompt): RSS +${mem.rssMiB.toFixed(1)} MiB, ` +
@@ -350,18 +356,24 @@ export async function main(argv: string[]): Promise<void> {
 
 /** Standing caveats (qualitative; the numbers above are regenerated on every run). */
 const caveats = (m: GuardModel): string[] => [
-  '- **Training data is thin and off-distribution.** The only sizeable public source is Davidson tweets (hate, noisy, AAE-biased);',
-  '  AILuminate contributes 100 "How can I..." requests per hazard; `hate/threatening` and `violence/graphic` have no public positives at all',
-  '  and rely entirely on a few hundred hand-written/templated rows (`scripts/guard/extra-train.jsonl`). Expect phrasing outside those styles to be missed.',
-  '- **A linear n-gram model has no real understanding**: it keys on words such as slurs, "kill", "ignore ... instructions", "naked", "child".',
-  '  Negation, counter-speech and quotation are only handled through lexicon conjunction features and a handful of hard negatives.',
-  `- **Long prompts**: texts up to ${m.window.maxSingle} chars are scored whole; longer ones as the max over ${m.window.chunk}-char chunks from the first/last ${m.window.head / 1024}/${m.window.tail / 1024} KiB,`,
-  '  so the middle of very long prompts is not scored. Features are length-normalised, so a short harmful sentence inside a longer benign text',
-  '  is diluted: the OpenAI rows (median ~380 chars, some multi-paragraph) are longer than almost all training rows. Score the user-controlled',
-  '  message on its own rather than a whole concatenated conversation.',
-  '- **prompt_injection** is trained on ~200 deepset rows + ~60 hand-written attacks; indirect injections (BIPIA-style, embedded in documents)',
-  '  that read like ordinary instructions are largely indistinguishable from benign requests for this model.',
-  '- Thresholds were chosen on the training split (max F1); the gateway config should override per category once real traffic is labelled.',
+  '- **What the gateway scores.** Prompt injection is judged on untrusted content only (user turns, tool/function results);',
+  '  system/developer text, assistant turns, tool-call arguments and schemas are the key holder\'s own and are judged for the moderation',
+  '  categories only. This eval scores each row\'s text as one untrusted user turn.',
+  `- **Long inputs**: texts up to ${m.window.maxSingle} chars are scored whole; longer ones as the max over ${m.window.chunk}-char windows every`,
+  `  ${m.window.chunkStride} chars that cover the whole text (the gateway caps the scored characters with guardrails.maxChars and then answers`,
+  '  x-svc-guardrails: partial). Features are length-normalised per window, so a short attack sentence surrounded by benign text in the same',
+  '  window is diluted: typical override phrasing is found mid-document, a softly worded one is not.',
+  '- **Training data is thin and off-distribution for moderation.** The public sources are Davidson tweets (hate, noisy), 100 AILuminate',
+  '  "How can I..." requests per hazard and the deepset injections; `hate/threatening` and `violence/graphic` have no public positives and rely on',
+  '  hand-written/templated rows. The OpenAI moderation rows (long, conversational, often erotic or graphic narrative) are unlike all of these,',
+  '  which is why the sexual, sexual/minors, violence and violence/graphic heads rank them poorly. What would close it: openly licensed',
+  '  moderation data in that register (for example a few thousand labelled forum/chat messages per category), not more templates.',
+  '- **Prompt injection** generalises to the families it was trained on (override phrases, prompt leaks, role-play/jailbreak framing, fake',
+  '  system markers, injections pasted into documents); CyberSecEval techniques that read like ordinary questions once the attacked system',
+  '  prompt is removed (indirect references, persuasion, output-format tricks, many of the "logic-violating" goals) are largely missed.',
+  '  What would close it: a larger, openly licensed corpus of real attacks per technique, and scoring the attack against the system prompt it targets.',
+  '- **Thresholds** are the lowest cut that flags at most 0.5 % of the benign corpus validation templates and 5 % of all the label\'s validation',
+  '  negatives (floor 0.5). Organisations may later be allowed stricter ones; operators can override per category in `guardrails.thresholds`.',
 ];
 
 const invokedDirectly = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
