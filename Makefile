@@ -26,7 +26,7 @@ build: compile guard-model
 
 # Held-out evaluation of the guardrail scorer (writes docs/guardrails-eval.md; never trains on the eval set).
 guard-eval: build
-	node dist/scripts/guard/eval.js
+	node --expose-gc dist/scripts/guard/eval.js
 
 # Dev bootstrap (simulator for missing credentials, seeded org, printed key) is on for `make run` only.
 run: build

@@ -11,7 +11,10 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GUARD_LABELS, type GuardLabel } from '../../src/guard/labels.js';
-import { auroc, confusionAt, f1, percentile, precision, recall, wilson } from '../../src/guard/metrics.js';
+import { auprc, auroc, confusionAt, f1, percentile, precision, recall, wilson } from '../../src/guard/metrics.js';
+import { countTokens } from '../../workers/tokenize.js';
+import { benignCorpus } from './corpus.js';
+import { measureWorkerMemory } from './worker-memory.js';
 import { loadModel, scoreTextArray, type GuardModel } from '../../src/guard/model.js';
 import { defaultModelPath, findProjectRoot } from '../../src/guard/paths.js';
 import { readJsonl } from './data.js';
@@ -23,6 +26,8 @@ interface EvalRow {
   labels: Array<0 | 1 | null>;
   functionality: string | null;
   harassment: 0 | 1 | null;
+  injectionType: string | null;
+  injectionVariant: string | null;
 }
 
 function lv(x: unknown): 0 | 1 | null {
@@ -37,6 +42,8 @@ function toRows(raw: Array<Record<string, unknown>>): EvalRow[] {
     labels: GUARD_LABELS.map((l) => lv(r[l])),
     functionality: typeof r['functionality'] === 'string' ? r['functionality'] : null,
     harassment: lv(r['harassment']),
+    injectionType: typeof r['injection_type'] === 'string' ? r['injection_type'] : null,
+    injectionVariant: typeof r['injection_variant'] === 'string' ? r['injection_variant'] : null,
   }));
 }
 
@@ -58,7 +65,7 @@ function average(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 }
 
-export function main(argv: string[]): void {
+export async function main(argv: string[]): Promise<void> {
   const root = findProjectRoot(import.meta.url);
   let modelPath = process.env['SVC_GUARD_MODEL'] ?? defaultModelPath(root);
   let outPath = join(root, 'docs/guardrails-eval.md');
@@ -96,6 +103,24 @@ export function main(argv: string[]): void {
     long += `${r.text} `;
   }
   const p2000 = long.slice(0, 2000);
+  // a 2,000-token production-like prompt (o200k tokens) composed from our own benign corpus (timing only)
+  const corpus = benignCorpus();
+  let tok = '';
+  for (let i = 0; countTokens({ texts: [tok] }) < 2000; i += 7) tok += `${corpus[i % corpus.length]?.text ?? ''}\n\n`;
+  const tok2000 = tok;
+  const tok2000n = countTokens({ texts: [tok2000] });
+  const latTok: number[] = [];
+  for (let i = 0; i < 200; i++) scoreTextArray(m, tok2000);
+  for (let i = 0; i < 2000; i++) latTok.push(timeIt(() => scoreTextArray(m, tok2000)));
+  // CPU time per call (thread time, not wall time: excludes time the thread waited for a core on a shared machine)
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < 500; i++) scoreTextArray(m, tok2000);
+  const cpu1 = process.cpuUsage(cpu0);
+  const cpuTokMs = (cpu1.user + cpu1.system) / 500 / 1000;
+  const mem = await measureWorkerMemory(modelPath, tok2000);
+  // false positives on our own benign corpus (all of it: most rows were training rows, so this is a floor;
+  // the validation-split figure from training is in the last table)
+  const corpusScores = corpus.map((e) => scoreTextArray(m, e.text));
   const lat2000: number[] = [];
   for (let i = 0; i < 200; i++) scoreTextArray(m, p2000);
   for (let i = 0; i < 2000; i++) lat2000.push(timeIt(() => scoreTextArray(m, p2000)));
@@ -124,8 +149,8 @@ export function main(argv: string[]): void {
   // ---- per-label table
   w('## Per-label results at the stored threshold');
   w();
-  w('| label | pos | neg | threshold | precision | recall (95% CI) | F1 | AUROC |');
-  w('|---|---:|---:|---:|---:|---:|---:|---:|');
+  w('| label | pos | neg | threshold | precision | recall (95% CI) | F1 | AUROC | AUPRC |');
+  w('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   const perLabel: Array<{ label: GuardLabel; f1: number; auroc: number; recall: number; precision: number }> = [];
   GUARD_LABELS.forEach((label, l) => {
     const s: number[] = [];
@@ -142,7 +167,7 @@ export function main(argv: string[]): void {
     const [lo, hi] = wilson(c.tp, c.tp + c.fn);
     const a = auroc(s, y);
     perLabel.push({ label, f1: f1(c), auroc: a, recall: recall(c), precision: precision(c) });
-    w(`| ${label} | ${c.tp + c.fn} | ${c.tn + c.fp} | ${thr.toFixed(2)} | ${f3(precision(c))} | ${f3(recall(c))} (${f3(lo)}-${f3(hi)}) | ${f3(f1(c))} | ${f3(a)} |`);
+    w(`| ${label} | ${c.tp + c.fn} | ${c.tn + c.fp} | ${thr.toFixed(3)} | ${f3(precision(c))} | ${f3(recall(c))} (${f3(lo)}-${f3(hi)}) | ${f3(f1(c))} | ${f3(a)} | ${f3(auprc(s, y))} |`);
   });
   w();
 
@@ -196,6 +221,49 @@ export function main(argv: string[]): void {
   w(`| any of the 8 | ${anyFlag} | ${pct(anyFlag / Math.max(1, benignOpenAI.length))} |`);
   w();
 
+  // ---- prompt injection by attack type / technique (CyberSecEval)
+  w('## Prompt injection by attack type and technique');
+  w();
+  w('Recall at the stored threshold. CyberSecEval rows are scored on the attack text (`user_input`) alone, as the gateway scores a user turn; the system prompt they attack is the key holder\'s own text and is not judged for injection.');
+  w();
+  w('| set | n | recall |');
+  w('|---|---:|---:|');
+  const piThr = m.thresholds.prompt_injection;
+  const groups = new Map<string, { n: number; k: number }>();
+  const add = (key: string, hit: boolean): void => {
+    const g = groups.get(key) ?? { n: 0, k: 0 };
+    g.n++;
+    if (hit) g.k++;
+    groups.set(key, g);
+  };
+  rows.forEach((r, i) => {
+    if (r.labels[pi] !== 1) return;
+    const hit = (scores[i]?.[pi] ?? 0) >= piThr;
+    if (r.source.startsWith('deepset') || r.injectionType === 'direct') add('direct injection (deepset test + CyberSecEval direct)', hit);
+    if (r.injectionType) add(`CyberSecEval ${r.injectionType}`, hit);
+    if (r.injectionVariant) add(`CyberSecEval variant ${r.injectionVariant}`, hit);
+    if (r.source.startsWith('injecguard')) add('BIPIA (indirect, in documents)', hit);
+  });
+  for (const [k, g] of [...groups.entries()].sort()) w(`| ${k} | ${g.n} | ${pct(g.k / g.n)} |`);
+  w();
+
+  // ---- own benign corpus
+  w('## False positives on our own benign corpus');
+  w();
+  const bmeta = meta['benignCorpus'] as { total?: number; validation?: number } | undefined;
+  w(`The composed benign corpus (\`scripts/guard/corpus.ts\`, ${corpus.length} production-like requests; the training benign pool also holds the hand-written benign rows, ${String(bmeta?.total ?? '?')} in all, ${String(bmeta?.validation ?? '?')} of them in the validation split). ` +
+    'Most of these rows were training rows, so the whole-corpus figure is a floor; the validation-split figure (templates held out of training, where the thresholds were chosen) is in the last table, and `test/unit/guard/production-prompts.test.ts` checks 200+ further hand-written requests that were never trained on.');
+  w();
+  w('| label | flagged | FPR |');
+  w('|---|---:|---:|');
+  GUARD_LABELS.forEach((label, l) => {
+    const k = corpusScores.filter((sc) => (sc[l] ?? 0) >= m.thresholds[label]).length;
+    w(`| ${label} | ${k} | ${pct(k / Math.max(1, corpus.length), 2)} |`);
+  });
+  const anyCorpus = corpusScores.filter((sc) => GUARD_LABELS.some((label, l) => (sc[l] ?? 0) >= m.thresholds[label])).length;
+  w(`| any of the 8 | ${anyCorpus} | ${pct(anyCorpus / Math.max(1, corpus.length), 2)} |`);
+  w();
+
   // ---- HateCheck
   w('## HateCheck accuracy per functionality (hate head at its stored threshold)');
   w();
@@ -240,7 +308,13 @@ export function main(argv: string[]): void {
   w('|---|---:|---:|---:|---:|');
   w(`| every eval text (mean ${meanLen.toFixed(0)} chars) | ${lat.length} | ${all.p50.toFixed(3)} ms | ${all.p99.toFixed(3)} ms | ${all.max.toFixed(3)} ms |`);
   w(`| fixed 2,000-char prompt | ${lat2000.length} | ${l2k.p50.toFixed(3)} ms | ${l2k.p99.toFixed(3)} ms | ${l2k.max.toFixed(3)} ms |`);
-  w(`| 50,000-char prompt (windowed: first/last ${m.window.head / 1024} KiB) | ${lat50k.length} | ${l50k.p50.toFixed(3)} ms | ${l50k.p99.toFixed(3)} ms | ${l50k.max.toFixed(3)} ms |`);
+  const lTok = latencyStats(latTok);
+  w(`| **${tok2000n}-token production-like prompt** (${tok2000.length} chars, ${m.window.chunk}-char windows every ${m.window.chunkStride}) | ${latTok.length} | ${lTok.p50.toFixed(3)} ms | ${lTok.p99.toFixed(3)} ms | ${lTok.max.toFixed(3)} ms |`);
+  w(`| ${tok2000n}-token prompt, mean CPU time per call | 500 | ${cpuTokMs.toFixed(3)} ms (mean) | | |`);
+  w(`| 50,000-char prompt (windows over all of it) | ${lat50k.length} | ${l50k.p50.toFixed(3)} ms | ${l50k.p99.toFixed(3)} ms | ${l50k.max.toFixed(3)} ms |`);
+  w();
+  w(`Worker memory (a fresh worker thread that loads the model and scores the 2,000-token prompt): RSS +${mem.rssMiB.toFixed(1)} MiB, ` +
+    `JS heap +${mem.heapMiB.toFixed(1)} MiB, array buffers/external +${mem.externalMiB.toFixed(1)} MiB over the idle worker; the in-memory weight table is ${(m.weights.byteLength / 1024 / 1024).toFixed(1)} MiB.`);
   w();
 
   // ---- notes
@@ -250,10 +324,10 @@ export function main(argv: string[]): void {
   if (Array.isArray(ts)) {
     w('Metrics of the 80 % model on the 20 % tuning split of the *training* data, where thresholds were chosen. The gap to the tables above is the distribution shift between the training sources and the eval sources.');
     w();
-    w('| label | pos | neg | AUROC | threshold | precision | recall | F1 |');
-    w('|---|---:|---:|---:|---:|---:|---:|---:|');
+    w('| label | pos | neg | AUROC | AUPRC | threshold | precision | recall | F1 | benign-corpus FPR | all-negatives FPR |');
+    w('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of ts as Array<Record<string, number | string>>) {
-      w(`| ${String(r['label'])} | ${String(r['pos'])} | ${String(r['neg'])} | ${String(r['auroc'])} | ${Number(r['threshold']).toFixed(2)} | ${String(r['precision'])} | ${String(r['recall'])} | ${String(r['f1'])} |`);
+      w(`| ${String(r['label'])} | ${String(r['pos'])} | ${String(r['neg'])} | ${String(r['auroc'])} | ${String(r['auprc'])} | ${Number(r['threshold']).toFixed(3)} | ${String(r['precision'])} | ${String(r['recall'])} | ${String(r['f1'])} | ${pct(Number(r['benignFpr']), 2)} | ${pct(Number(r['negFpr']), 2)} |`);
     }
     w();
   }
@@ -277,31 +351,35 @@ export function main(argv: string[]): void {
   writeFileSync(outPath, `${out.join('\n')}\n`);
   console.log(`[guard-eval] wrote ${outPath}`);
   for (const p of perLabel) console.log(`[guard-eval] ${p.label.padEnd(18)} P ${f3(p.precision)} R ${f3(p.recall)} F1 ${f3(p.f1)} AUROC ${f3(p.auroc)}`);
-  console.log(`[guard-eval] NotInject FPR ${pct(niFlag / Math.max(1, notinject.length))}; HateCheck acc ${pct(hcOk / Math.max(1, hcN))}; latency all p50 ${all.p50.toFixed(3)} p99 ${all.p99.toFixed(3)} ms; 2000-char p50 ${l2k.p50.toFixed(3)} p99 ${l2k.p99.toFixed(3)} ms`);
+  console.log(`[guard-eval] NotInject FPR ${pct(niFlag / Math.max(1, notinject.length))}; HateCheck acc ${pct(hcOk / Math.max(1, hcN))}; latency all p50 ${all.p50.toFixed(3)} p99 ${all.p99.toFixed(3)} ms; 2000-char p50 ${l2k.p50.toFixed(3)} p99 ${l2k.p99.toFixed(3)} ms; ${tok2000n}-token p50 ${lTok.p50.toFixed(3)} p99 ${lTok.p99.toFixed(3)} ms; worker RSS +${mem.rssMiB.toFixed(1)} MiB`);
 }
 
 /** Standing caveats (qualitative; the numbers above are regenerated on every run). */
 const caveats = (m: GuardModel): string[] => [
-  '- **Training data is thin and off-distribution.** The only sizeable public source is Davidson tweets (hate, noisy, AAE-biased);',
-  '  AILuminate contributes 100 "How can I..." requests per hazard; `hate/threatening` and `violence/graphic` have no public positives at all',
-  '  and rely entirely on a few hundred hand-written/templated rows (`scripts/guard/extra-train.jsonl`). Expect phrasing outside those styles to be missed.',
-  '- **A linear n-gram model has no real understanding**: it keys on words such as slurs, "kill", "ignore ... instructions", "naked", "child".',
-  '  Negation, counter-speech and quotation are only handled through lexicon conjunction features and a handful of hard negatives.',
-  `- **Long prompts**: texts up to ${m.window.maxSingle} chars are scored whole; longer ones as the max over ${m.window.chunk}-char chunks from the first/last ${m.window.head / 1024}/${m.window.tail / 1024} KiB,`,
-  '  so the middle of very long prompts is not scored. Features are length-normalised, so a short harmful sentence inside a longer benign text',
-  '  is diluted: the OpenAI rows (median ~380 chars, some multi-paragraph) are longer than almost all training rows. Score the user-controlled',
-  '  message on its own rather than a whole concatenated conversation.',
-  '- **prompt_injection** is trained on ~200 deepset rows + ~60 hand-written attacks; indirect injections (BIPIA-style, embedded in documents)',
-  '  that read like ordinary instructions are largely indistinguishable from benign requests for this model.',
-  '- Thresholds were chosen on the training split (max F1); the gateway config should override per category once real traffic is labelled.',
+  '- **What the gateway scores.** Prompt injection is judged on untrusted content only (user turns, tool/function results);',
+  '  system/developer text, assistant turns, tool-call arguments and schemas are the key holder\'s own and are judged for the moderation',
+  '  categories only. This eval scores each row\'s text as one untrusted user turn.',
+  `- **Long inputs**: texts up to ${m.window.maxSingle} chars are scored whole; longer ones as the max over ${m.window.chunk}-char windows every`,
+  `  ${m.window.chunkStride} chars that cover the whole text (the gateway caps the scored characters with guardrails.maxChars and then answers`,
+  '  x-svc-guardrails: partial). Features are length-normalised per window, so a short attack sentence surrounded by benign text in the same',
+  '  window is diluted: typical override phrasing is found mid-document, a softly worded one is not.',
+  '- **Training data is thin and off-distribution for moderation.** The public sources are Davidson tweets (hate, noisy), 100 AILuminate',
+  '  "How can I..." requests per hazard and the deepset injections; `hate/threatening` and `violence/graphic` have no public positives and rely on',
+  '  hand-written/templated rows. The OpenAI moderation rows (long, conversational, often erotic or graphic narrative) are unlike all of these,',
+  '  which is why the sexual, sexual/minors, violence and violence/graphic heads rank them poorly. What would close it: openly licensed',
+  '  moderation data in that register (for example a few thousand labelled forum/chat messages per category), not more templates.',
+  '- **Prompt injection** generalises to the families it was trained on (override phrases, prompt leaks, role-play/jailbreak framing, fake',
+  '  system markers, injections pasted into documents); CyberSecEval techniques that read like ordinary questions once the attacked system',
+  '  prompt is removed (indirect references, persuasion, output-format tricks, many of the "logic-violating" goals) are largely missed.',
+  '  What would close it: a larger, openly licensed corpus of real attacks per technique, and scoring the attack against the system prompt it targets.',
+  '- **Thresholds** are the lowest cut that flags at most 0.5 % of the benign corpus validation templates and 5 % of all the label\'s validation',
+  '  negatives (floor 0.5). Organisations may later be allowed stricter ones; operators can override per category in `guardrails.thresholds`.',
 ];
 
 const invokedDirectly = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (invokedDirectly) {
-  try {
-    main(process.argv.slice(2));
-  } catch (err: unknown) {
+  main(process.argv.slice(2)).catch((err: unknown) => {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
-  }
+  });
 }

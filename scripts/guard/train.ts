@@ -3,22 +3,28 @@
  *
  *   node dist/scripts/guard/train.js [--if-missing] [--out PATH] [--tune] [--quiet]
  *
- * 1. Assemble examples (scripts/guard/data.ts), split 80/20 by template/row group (seeded).
- * 2. Train on the 80 %, choose per-label thresholds on the 20 % (max F1 at balanced prevalence).
- * 3. Retrain on 100 % with the same settings, store the thresholds, write the model atomically.
+ * 1. Assemble examples: the public training file, the hand-written rows (extra-train.jsonl) and the composed
+ *    benign / attack corpus (scripts/guard/corpus.ts); split by template/row group (seeded) into train and
+ *    validation.
+ * 2. Train on the train split (seeded, deterministic).
+ * 3. Per label, choose the threshold on the validation split: the lowest cut that flags at most FP_BUDGET of the
+ *    benign corpus rows (production-like requests) and at most NEG_BUDGET of all the label's negatives; report
+ *    recall there. The shipped model is the one the thresholds were chosen for (no retrain on 100 %, which
+ *    would shift every score under the chosen cuts).
  * --if-missing skips all of this when the model is newer than the training inputs and the trainer code, or was
  * built from byte-identical inputs (content fingerprint in the model meta; tsc rewrites dist/ on every build).
- * --tune prints split metrics for a small hyper-parameter grid (training data only) and writes nothing.
+ * --tune prints validation metrics for a small hyper-parameter grid (training data only) and writes nothing.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GUARD_LABELS, type GuardLabel } from '../../src/guard/labels.js';
-import { auroc, bestF1Threshold, confusionAt, f1, precision, precisionThreshold, recall } from '../../src/guard/metrics.js';
+import { auprc, auroc, confusionAt, f1, fprThreshold, precision, recall } from '../../src/guard/metrics.js';
 import { quantizeWeights, saveModel, scoreTextArray, type GuardModel } from '../../src/guard/model.js';
 import { defaultModelPath, findProjectRoot } from '../../src/guard/paths.js';
-import { DEFAULT_TRAIN_OPTIONS, prepareFeatures, subsetPrepared, trainModel, type TrainOptions } from '../../src/guard/train.js';
+import { DEFAULT_TRAIN_OPTIONS, prepareFeatures, trainModel, type TrainOptions } from '../../src/guard/train.js';
+import { attackCorpus, benignCorpus, moderationCorpus } from './corpus.js';
 import {
   DEFAULT_DATA_OPTIONS,
   extraExamples,
@@ -32,15 +38,22 @@ import {
 
 const HOLDOUT = 0.2;
 const SPLIT_SEED = 11;
-/** F1 at the split's own class mix (false) or at 50 % prevalence (true). */
-const BALANCED_F1 = false;
+/** At most this share of the validation benign corpus may reach a label's threshold. */
+const FP_BUDGET = 0.005;
+/** At most this share of all of a label's validation negatives (other harms, offensive tweets...) may reach it. */
+const NEG_BUDGET = 0.05;
+/** Thresholds never go below this (a head whose validation negatives all score low is not trusted blindly). */
+const THRESHOLD_FLOOR = 0.5;
+
 /**
- * Blocking thresholds: the higher of max-F1 and the lowest cut reaching PRECISION_TARGET (balanced) on the
- * tuning split, clamped so a degenerate split cannot produce an always-on or always-off head. Chosen once,
- * a priori: a false positive refuses a legitimate request, so precision is worth more than recall here.
+ * The benign corpus = production-like requests: the composed benign corpus and the hand-written benign/short
+ * rows. Counter-speech, identity statements and profanity rows are hard negatives of particular heads and count
+ * under NEG_BUDGET instead.
  */
-const THRESHOLD_RANGE: [number, number] = [0.5, 0.95];
-const PRECISION_TARGET = 0.95;
+export function isBenignCorpus(e: SourcedExample): boolean {
+  if (e.source === 'corpus-benign') return true;
+  return e.source === 'extra' && /^extra:(benign|short-benign)-/.test(e.group) && e.y.every((v) => v === 0);
+}
 
 interface Args {
   ifMissing: boolean;
@@ -74,7 +87,7 @@ function staleInputs(root: string, selfPath: string): string[] {
   const { data, extra } = trainingPaths(root);
   const selfDir = dirname(selfPath);
   const ext = selfPath.endsWith('.ts') ? '.ts' : '.js';
-  const trainer = ['train', 'data'].map((n) => join(selfDir, `${n}${ext}`));
+  const trainer = ['train', 'data', 'corpus', 'corpus-text'].map((n) => join(selfDir, `${n}${ext}`));
   return [data, extra, ...trainer, ...filesIn(resolve(selfDir, '../../src/guard'), ext)].filter((p) => existsSync(p)).sort();
 }
 
@@ -113,37 +126,49 @@ interface SplitReport {
   pos: number;
   neg: number;
   auroc: number;
+  auprc: number;
   threshold: number;
   precision: number;
   recall: number;
   f1: number;
+  /** Share of the validation benign corpus flagged at the threshold. */
+  benignFpr: number;
+  benignN: number;
+  /** Share of all validation negatives flagged. */
+  negFpr: number;
 }
 
 function evaluateSplit(model: GuardModel, tune: SourcedExample[]): SplitReport[] {
   const scores = tune.map((e) => scoreTextArray(model, e.text));
+  const benign = tune.map(isBenignCorpus);
   return GUARD_LABELS.map((label, l) => {
     const s: number[] = [];
     const y: number[] = [];
+    const benignScores: number[] = [];
     tune.forEach((e, i) => {
       const v = e.y[l];
       if (v === 0 || v === 1) {
         s.push(scores[i]?.[l] ?? 0);
         y.push(v);
       }
+      if (benign[i]) benignScores.push(scores[i]?.[l] ?? 0);
     });
-    const best = bestF1Threshold(s, y, { balanced: BALANCED_F1 });
-    const precise = precisionThreshold(s, y, PRECISION_TARGET) ?? THRESHOLD_RANGE[1];
-    const threshold = Math.min(THRESHOLD_RANGE[1], Math.max(THRESHOLD_RANGE[0], best.threshold, precise));
+    const negScores = s.filter((_v, i) => y[i] === 0);
+    const threshold = Math.max(THRESHOLD_FLOOR, fprThreshold(benignScores, FP_BUDGET), fprThreshold(negScores, NEG_BUDGET));
     const c = confusionAt(s, y, threshold);
     return {
       label,
       pos: y.filter((v) => v === 1).length,
       neg: y.filter((v) => v === 0).length,
       auroc: auroc(s, y),
+      auprc: auprc(s, y),
       threshold,
       precision: precision(c),
       recall: recall(c),
       f1: f1(c),
+      benignFpr: benignScores.filter((v) => v >= threshold).length / Math.max(1, benignScores.length),
+      benignN: benignScores.length,
+      negFpr: c.fp / Math.max(1, c.fp + c.tn),
     };
   });
 }
@@ -153,10 +178,10 @@ function fmt(x: number, d = 3): string {
 }
 
 function printReport(rep: SplitReport[], log: (s: string) => void): void {
-  log('label               pos   neg  AUROC  thr    P      R      F1');
+  log('label               pos   neg  AUROC  AUPRC  thr     P      R      F1     benignFPR  negFPR');
   for (const r of rep) {
     log(
-      `${r.label.padEnd(18)} ${String(r.pos).padStart(4)} ${String(r.neg).padStart(5)}  ${fmt(r.auroc)}  ${fmt(r.threshold, 2)}  ${fmt(r.precision)}  ${fmt(r.recall)}  ${fmt(r.f1)}`,
+      `${r.label.padEnd(18)} ${String(r.pos).padStart(4)} ${String(r.neg).padStart(5)}  ${fmt(r.auroc)}  ${fmt(r.auprc)}  ${fmt(r.threshold, 4)}  ${fmt(r.precision)}  ${fmt(r.recall)}  ${fmt(r.f1)}  ${fmt(100 * r.benignFpr, 2)}%  ${fmt(100 * r.negFpr, 2)}%`,
     );
   }
 }
@@ -177,16 +202,21 @@ export async function main(argv: string[]): Promise<void> {
   if (!existsSync(paths.data)) throw new Error(`guard-train: training data not found at ${paths.data}`);
 
   const t0 = performance.now();
-  const examples = [...unifiedExamples(readJsonl(paths.data), DEFAULT_DATA_OPTIONS), ...extraExamples(readJsonl(paths.extra))];
-  const { train, tune, trainIdx } = splitByGroup(examples, HOLDOUT, SPLIT_SEED);
-  log(`examples: ${examples.length} (train split ${train.length}, tuning split ${tune.length}); load ${(performance.now() - t0).toFixed(0)} ms`);
+  const examples = [
+    ...unifiedExamples(readJsonl(paths.data), DEFAULT_DATA_OPTIONS),
+    ...extraExamples(readJsonl(paths.extra)),
+    ...benignCorpus(),
+    ...attackCorpus(),
+    ...moderationCorpus(),
+  ];
+  const { train, tune } = splitByGroup(examples, HOLDOUT, SPLIT_SEED);
+  log(`examples: ${examples.length} (train split ${train.length}, validation split ${tune.length}; benign corpus ${examples.filter(isBenignCorpus).length}); load ${(performance.now() - t0).toFixed(0)} ms`);
   for (const c of labelCounts(examples)) log(`  ${c.label.padEnd(18)} pos ${c.pos} neg ${c.neg}`);
 
   const baseOpts: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS };
   const tp = performance.now();
-  const Xall = prepareFeatures(baseOpts.features, examples.map((e) => e.text));
-  const Xtrain = subsetPrepared(Xall, trainIdx);
-  log(`features: ${Xall.idx.length} non-zeros in ${(performance.now() - tp).toFixed(0)} ms`);
+  const Xtrain = prepareFeatures(baseOpts.features, train.map((e) => e.text));
+  log(`features: ${Xtrain.idx.length} non-zeros in ${(performance.now() - tp).toFixed(0)} ms`);
 
   if (args.tune) {
     const grid: Array<Partial<TrainOptions>> = [
@@ -211,22 +241,19 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   const t1 = performance.now();
-  const splitModel = trainModel(train, baseOpts, Xtrain);
-  quantizeWeights(splitModel);
-  const rep = evaluateSplit(splitModel, tune);
-  log(`split model trained in ${(performance.now() - t1).toFixed(0)} ms; tuning-split metrics at chosen thresholds:`);
-  printReport(rep, log);
-
-  const t2 = performance.now();
-  const model = trainModel(examples, { ...baseOpts, log: args.quiet ? undefined : (s: string): void => log(`  ${s}`) }, Xall);
+  const model = trainModel(train, { ...baseOpts, log: args.quiet ? undefined : (s: string): void => log(`  ${s}`) }, Xtrain);
   quantizeWeights(model);
-  log(`final model trained on all ${examples.length} examples in ${(performance.now() - t2).toFixed(0)} ms`);
+  const rep = evaluateSplit(model, tune);
+  log(`trained on ${train.length} examples in ${(performance.now() - t1).toFixed(0)} ms; validation-split metrics at the chosen thresholds:`);
+  printReport(rep, log);
   for (const r of rep) model.thresholds[r.label] = Number(r.threshold.toFixed(4));
+  const r4 = (x: number): number => Number(fmt(x, 4));
   model.meta = {
     ...model.meta,
-    thresholdRule: `max(max F1 (${BALANCED_F1 ? 'balanced prevalence' : 'natural class mix'}), lowest cut with balanced precision >= ${PRECISION_TARGET}) on a ${HOLDOUT * 100}% group split of the training data (seed ${SPLIT_SEED}), clamped to [${THRESHOLD_RANGE.join(', ')}]`,
-    tuningSplit: rep.map((r) => ({ ...r, auroc: Number(fmt(r.auroc, 4)), precision: Number(fmt(r.precision, 4)), recall: Number(fmt(r.recall, 4)), f1: Number(fmt(r.f1, 4)) })),
+    thresholdRule: `lowest cut flagging at most ${FP_BUDGET * 100}% of the benign corpus and at most ${NEG_BUDGET * 100}% of all the label's negatives on a ${HOLDOUT * 100}% group-held-out validation split of the training data (seed ${SPLIT_SEED}), floor ${THRESHOLD_FLOOR}`,
+    tuningSplit: rep.map((r) => ({ ...r, auroc: r4(r.auroc), auprc: r4(r.auprc), precision: r4(r.precision), recall: r4(r.recall), f1: r4(r.f1), benignFpr: r4(r.benignFpr), negFpr: r4(r.negFpr) })),
     labelCounts: labelCounts(examples),
+    benignCorpus: { total: examples.filter(isBenignCorpus).length, validation: tune.filter(isBenignCorpus).length },
     dataOptions: DEFAULT_DATA_OPTIONS,
     inputFingerprint: fingerprint(root, inputs),
     inputs: inputs.map((p) => relative(root, p)),

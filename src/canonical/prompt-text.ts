@@ -26,6 +26,26 @@ export function promptTexts(req: CanonicalRequest): string[] {
   return out;
 }
 
+/**
+ * Parallel to promptTexts: true for text the key holder did not write (user turns, tool results), the only
+ * text scored for prompt injection; system/developer blocks, assistant turns, tool call arguments and schemas
+ * are the key holder's own instructions (moderation still scores every text).
+ */
+export function promptTextsUntrusted(req: CanonicalRequest): boolean[] {
+  const out: boolean[] = [];
+  for (let i = 0; i < req.system.length; i++) out.push(false);
+  for (const m of req.messages) {
+    for (const p of m.content) {
+      if (p.type === 'text') out.push(m.role !== 'assistant');
+      else if (p.type === 'tool_call') out.push(false);
+      else if (p.type === 'tool_result') for (const c of p.content) if (c.type === 'text') out.push(true);
+    }
+  }
+  for (let i = 0; i < req.tools.length; i++) out.push(false);
+  if (req.responseFormat?.type === 'json_schema') out.push(false);
+  return out;
+}
+
 /** Every image of the prompt, tool results included. */
 export function promptImages(req: CanonicalRequest): ImagePart[] {
   const out: ImagePart[] = [];

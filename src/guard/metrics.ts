@@ -144,3 +144,45 @@ export function precisionThreshold(scores: ArrayLike<number>, labels: ArrayLike<
   }
   return cut;
 }
+
+/**
+ * Area under the precision-recall curve as average precision (sum over positives of precision at their rank;
+ * tied scores are taken as one block). NaN without positives.
+ */
+export function auprc(scores: ArrayLike<number>, labels: ArrayLike<number>): number {
+  const n = scores.length;
+  const order = Array.from({ length: n }, (_v, i) => i).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0));
+  let P = 0;
+  for (let i = 0; i < n; i++) if (labels[i] === 1) P++;
+  if (P === 0) return NaN;
+  let tp = 0;
+  let seen = 0;
+  let ap = 0;
+  for (let i = 0; i < n; ) {
+    const s = scores[order[i] ?? 0] ?? 0;
+    let blockTp = 0;
+    let j = i;
+    while (j < n && (scores[order[j] ?? 0] ?? 0) === s) {
+      if (labels[order[j] ?? 0] === 1) blockTp++;
+      j++;
+    }
+    tp += blockTp;
+    seen += j - i;
+    ap += (blockTp / P) * (tp / seen);
+    i = j;
+  }
+  return ap;
+}
+
+/**
+ * Lowest threshold at which at most `maxFpr` of the negative scores reach it (scores >= threshold are flagged):
+ * the smallest cut strictly above the k-th highest negative score, k = floor(maxFpr * negatives). 1 without room.
+ */
+export function fprThreshold(negativeScores: ArrayLike<number>, maxFpr: number): number {
+  const s = Array.from(negativeScores).sort((a, b) => b - a);
+  if (s.length === 0) return 0;
+  const k = Math.floor(maxFpr * s.length);
+  // flagged = #(s >= t) must be <= k: t just above s[k] (ties at s[k] are not flagged)
+  const v = s[k] ?? 0;
+  return Math.min(1, v + Math.max(1e-6, Math.abs(v) * 1e-6));
+}

@@ -12,23 +12,28 @@ export const MODEL_FORMAT = 'svc-guard-v1';
 
 /**
  * How long prompts are scored. Texts up to maxSingle are scored whole (like the training texts). Longer texts are
- * scored as overlapping chunks from the head and tail (max logit per label), which caps the work per prompt.
- * Features are length-normalised, so one harmful sentence inside a long benign text is diluted either way; a
- * chunkMin below maxSingle adds chunk passes for medium texts too (more local detection, more false positives).
+ * scored as overlapping windows of `chunk` units every `chunkStride` units that together cover the whole text
+ * (max logit per label), so a short injection or harmful passage in the middle of a long pasted document is
+ * scored at about the length the heads were trained on instead of being diluted by the rest. The work grows
+ * linearly with the length (chunk / chunkStride times the text); the gateway caps the scored characters
+ * (guardrails.maxChars, reported as x-svc-guardrails: partial).
  */
 export interface WindowConfig {
   /** Texts up to this many UTF-16 units get a whole-text pass. */
   maxSingle: number;
-  /** Texts longer than this are (also) scored in chunks; 0 disables chunking. */
+  /** Texts longer than this (and up to maxSingle) also get window passes; 0 = whole pass only up to maxSingle. */
   chunkMin: number;
   chunk: number;
   chunkStride: number;
-  /** Chunks are taken only from the first `head` and the last `tail` units (caps work on huge prompts). */
+  /**
+   * Legacy caps: when > 0, windows are taken only from the first `head` and the last `tail` units (the middle is
+   * then not scored). 0 = windows cover the whole text (the default).
+   */
   head: number;
   tail: number;
 }
 
-export const DEFAULT_WINDOW_CONFIG: WindowConfig = { maxSingle: 3072, chunkMin: 3072, chunk: 1024, chunkStride: 768, head: 4096, tail: 4096 };
+export const DEFAULT_WINDOW_CONFIG: WindowConfig = { maxSingle: 512, chunkMin: 0, chunk: 384, chunkStride: 256, head: 0, tail: 0 };
 
 export interface GuardModel {
   format: typeof MODEL_FORMAT;
@@ -83,6 +88,32 @@ export function quantizeWeights(model: GuardModel): void {
     for (let i = l; i < w.length; i += L) w[i] = Math.fround(Math.round((w[i] ?? 0) / scale) * scale);
   }
   model.encoding = { kind: 'q8', scales };
+  q8Cache.delete(model);
+}
+
+/**
+ * Scoring copy of q8 weights: the integers themselves (1 byte per weight, so the 2^18 x 8 table is 2 MiB and
+ * stays in cache; the float table is 8 MiB of random reads) and the per-label scales, applied once per text.
+ */
+interface Q8Table {
+  q: Int8Array;
+  scales: Float64Array;
+}
+
+const q8Cache = new WeakMap<GuardModel, Q8Table>();
+
+function q8Table(model: GuardModel): Q8Table | null {
+  const enc = model.encoding;
+  if (enc.kind !== 'q8' || model.labels.length !== 8) return null;
+  let t = q8Cache.get(model);
+  if (t === undefined) {
+    const w = model.weights;
+    const q = new Int8Array(w.length);
+    for (let i = 0; i < w.length; i++) q[i] = Math.round((w[i] ?? 0) / (enc.scales[i & 7] ?? 1));
+    t = { q, scales: Float64Array.from(enc.scales) };
+    q8Cache.set(model, t);
+  }
+  return t;
 }
 
 const sharedBuf = new FeatureBuffer();
@@ -102,6 +133,29 @@ function logitsInto(model: GuardModel, raw: string, out: Float64Array, buf: Feat
   const idx = buf.idx;
   const val = buf.val;
   const n = buf.n;
+  const q8 = q8Table(model);
+  if (q8 !== null) {
+    const q = q8.q;
+    let z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, z5 = 0, z6 = 0, z7 = 0;
+    for (let i = 0; i < n; i++) {
+      const b = (idx[i] ?? 0) * 8;
+      const v = val[i] ?? 0;
+      z0 += (q[b] ?? 0) * v;
+      z1 += (q[b + 1] ?? 0) * v;
+      z2 += (q[b + 2] ?? 0) * v;
+      z3 += (q[b + 3] ?? 0) * v;
+      z4 += (q[b + 4] ?? 0) * v;
+      z5 += (q[b + 5] ?? 0) * v;
+      z6 += (q[b + 6] ?? 0) * v;
+      z7 += (q[b + 7] ?? 0) * v;
+    }
+    const sc = q8.scales;
+    out[0] = (out[0] ?? 0) + z0 * (sc[0] ?? 1); out[1] = (out[1] ?? 0) + z1 * (sc[1] ?? 1);
+    out[2] = (out[2] ?? 0) + z2 * (sc[2] ?? 1); out[3] = (out[3] ?? 0) + z3 * (sc[3] ?? 1);
+    out[4] = (out[4] ?? 0) + z4 * (sc[4] ?? 1); out[5] = (out[5] ?? 0) + z5 * (sc[5] ?? 1);
+    out[6] = (out[6] ?? 0) + z6 * (sc[6] ?? 1); out[7] = (out[7] ?? 0) + z7 * (sc[7] ?? 1);
+    return;
+  }
   if (L === 8) {
     let z0 = out[0] ?? 0, z1 = out[1] ?? 0, z2 = out[2] ?? 0, z3 = out[3] ?? 0;
     let z4 = out[4] ?? 0, z5 = out[5] ?? 0, z6 = out[6] ?? 0, z7 = out[7] ?? 0;
@@ -131,16 +185,19 @@ function logitsInto(model: GuardModel, raw: string, out: Float64Array, buf: Feat
 /** [start, end) segments scored for a text of length len; the score is the max over segments. */
 export function scoringSegments(len: number, wc: WindowConfig): Array<[number, number]> {
   const whole = len <= wc.maxSingle;
-  if (wc.chunkMin <= 0 || len <= wc.chunkMin || wc.chunk >= len) {
-    return whole ? [[0, len]] : [[0, Math.min(len, wc.maxSingle)], [Math.max(0, len - wc.maxSingle), len]];
-  }
+  const windowed = !whole || (wc.chunkMin > 0 && len > wc.chunkMin);
+  if (!windowed || wc.chunk <= 0 || wc.chunk >= len) return [[0, len]];
   const segs: Array<[number, number]> = whole ? [[0, len]] : [];
-  const starts = new Set<number>();
+  const stride = Math.max(1, Math.min(wc.chunkStride, wc.chunk));
   const last = len - wc.chunk;
-  for (let s = 0; s < Math.min(wc.head, last); s += wc.chunkStride) starts.add(s);
-  for (let s = last; s >= Math.max(0, len - wc.tail); s -= wc.chunkStride) starts.add(s);
-  starts.add(last);
-  for (const s of [...starts].sort((x, y) => x - y)) segs.push([s, s + wc.chunk]);
+  const capped = wc.head > 0 || wc.tail > 0;
+  const starts: number[] = [];
+  for (let s = 0; s < last; s += stride) {
+    if (capped && s >= wc.head && s < len - wc.tail - wc.chunk) continue;
+    starts.push(s);
+  }
+  starts.push(last);
+  for (const s of starts) segs.push([s, s + wc.chunk]);
   return segs;
 }
 
@@ -279,6 +336,7 @@ export function parseModel(json: string): GuardModel {
   }
   model.meta = s.meta;
   const enc = s.encoding ?? { kind: 'f32' };
+  q8Cache.delete(model);
   model.encoding = enc;
   const idxBuf = Buffer.from(s.rowIndex, 'base64');
   const wBuf = Buffer.from(s.rowWeights, 'base64');

@@ -84,6 +84,12 @@ export class Metrics {
     buckets: [0.5, 1, 2, 5, 10, 25, 50, 100, 250],
     registers: [this.registry],
   });
+  readonly guardFlags = new Counter({
+    name: 'svc_guardrail_flags_total',
+    help: 'Requests a guardrail category flagged, by category and mode (enforce: refused; monitor: served).',
+    labelNames: ['category', 'mode'] as const,
+    registers: [this.registry],
+  });
   /** Gauges rendered by their owners at scrape time (Prometheus text, no trailing newline). */
   gauges: (() => string)[] = [];
   readonly #collected: Gauge[] = [];

@@ -13,6 +13,8 @@ export interface Prepared {
   user: string | null;
   /** Every piece of prompt text (inspection, token bounds). */
   texts: string[];
+  /** Parallel to texts: true for untrusted content (user turns, tool results), scored for prompt injection. */
+  untrusted: boolean[];
   messageCount: number;
   /** The client asked for token log probabilities. */
   logprobs?: boolean;

@@ -1,4 +1,4 @@
-import { countMessages, promptTexts } from '../canonical/prompt-text.js';
+import { countMessages, promptTexts, promptTextsUntrusted } from '../canonical/prompt-text.js';
 import type { CanonicalRequest } from '../canonical/types.js';
 import { validateChat } from '../formats/chat-completions/validate.js';
 import type { ClientFormat, FormatName } from '../formats/format.js';
@@ -31,6 +31,7 @@ export function chatFrontEnd(format: ClientFormat): FrontEnd {
         n: chat.n,
         user: chat.user,
         texts: tools ? [...chat.texts, tools] : chat.texts,
+        untrusted: tools ? [...chat.untrusted, false] : chat.untrusted,
         messageCount: chat.messageCount,
         clientWantsStreamUsage: chat.clientWantsStreamUsage,
         logprobs: chat.logprobs,
@@ -70,6 +71,7 @@ function prepared(req: CanonicalRequest): Prepared {
     n: req.n,
     user: req.user,
     texts: promptTexts(req),
+    untrusted: promptTextsUntrusted(req),
     messageCount: countMessages(req),
     clientWantsStreamUsage: false,
     logprobs: req.extensions.openai?.logprobs === true,

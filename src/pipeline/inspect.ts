@@ -12,12 +12,14 @@ export interface InspectDeps {
   guardrails: GatewayConfig['guardrails'];
   scorer: Pick<ScoreBatcher, 'score'>;
   thresholds: () => Readonly<Record<GuardCategory, number>>;
-  metrics: Pick<Metrics, 'guardMs'>;
+  metrics: Pick<Metrics, 'guardMs' | 'guardFlags'>;
   log: Pick<Logger, 'info' | 'warn'>;
 }
 
 export interface PendingInspection {
   scored: string[];
+  /** Parallel to scored: untrusted content (user turns, tool results), the only text judged for prompt injection. */
+  untrusted: boolean[];
   /** Some prompt text was not inspected (over guardrails.maxChars). */
   partial: boolean;
   scoring: Promise<Record<string, number>[]> | null;
@@ -27,19 +29,33 @@ export interface PendingInspection {
 /**
  * Starts scoring once admission has passed (a refused key never costs the pool anything), so the worker
  * round trip overlaps routing and the exact count; the verdict is applied by the inspect stage.
+ *
+ * `untrusted[i]` marks texts the key holder did not write (user turns, tool results, pasted documents): prompt
+ * injection is an attack by such content, so only they are judged for it; the key holder's own system/developer
+ * instructions are judged for the moderation categories only. The worker scores each text over windows that
+ * cover all of it, so an injection in the middle of a long document is seen; text beyond maxChars is not.
  */
-export function startInspection(d: Pick<InspectDeps, 'guardrails' | 'scorer'>, texts: readonly string[], tenant: string): PendingInspection {
+export function startInspection(
+  d: Pick<InspectDeps, 'guardrails' | 'scorer'>,
+  texts: readonly string[],
+  tenant: string,
+  untrusted: readonly boolean[] = [],
+): PendingInspection {
   const cfg = d.guardrails;
   const scored: string[] = [];
+  const flags: boolean[] = [];
   let partial = false;
-  if (cfg.mode === 'off') return { scored, partial, scoring: null, startedAt: 0 };
+  if (cfg.mode === 'off') return { scored, untrusted: flags, partial, scoring: null, startedAt: 0 };
   let budget = cfg.maxChars;
-  for (const t of texts) {
+  for (let i = 0; i < texts.length; i++) {
+    const t = texts[i] ?? '';
     if (t.length === 0) continue;
     if (budget <= 0) {
       partial = true;
       break;
     }
+    // Unknown provenance (a caller that passes no flags) is treated as untrusted: judged for everything.
+    flags.push(untrusted[i] ?? true);
     if (t.length > budget) {
       // Keep both ends of an over-long text: injections hide at either end.
       const half = Math.floor(budget / 2);
@@ -50,7 +66,32 @@ export function startInspection(d: Pick<InspectDeps, 'guardrails' | 'scorer'>, t
   }
   const scoring = scored.length > 0 ? d.scorer.score(scored, tenant) : null;
   scoring?.catch(() => {}); // awaited and reported by inspect(); never an unhandled rejection
-  return { scored, partial, scoring, startedAt: performance.now() };
+  return { scored, untrusted: flags, partial, scoring, startedAt: performance.now() };
+}
+
+/** Per category, the highest score over the texts judged for it (prompt injection: untrusted texts only). */
+export function categoryScores(results: readonly Record<string, number>[], untrusted: readonly boolean[]): Record<GuardCategory, number> {
+  const out = {} as Record<GuardCategory, number>;
+  for (const cat of GUARD_CATEGORIES) {
+    let max = 0;
+    for (let i = 0; i < results.length; i++) {
+      if (cat === 'prompt_injection' && untrusted[i] === false) continue;
+      max = Math.max(max, results[i]![cat] ?? 0);
+    }
+    out[cat] = max;
+  }
+  return out;
+}
+
+/** The refusal text: which categories, and how an operator measures first or changes the cut. */
+export function blockedMessage(flagged: readonly GuardCategory[]): string {
+  const cats = flagged.join(', ');
+  return (
+    `The request was blocked by content inspection: category ${cats}. ` +
+    'If this prompt is legitimate, the gateway operator can measure before enforcing with guardrails mode `monitor` ' +
+    '(SVC_GUARDRAILS_MODE=monitor: flagged requests are served, logged and counted per category) or raise the ' +
+    `per-category threshold in the config \`guardrails.thresholds\` (for example {"${flagged[0] ?? 'prompt_injection'}": 0.99}).`
+  );
 }
 
 /**
@@ -87,21 +128,26 @@ export async function inspect(d: InspectDeps, st: RequestState, pending: Pending
   } finally {
     d.metrics.guardMs.observe({}, performance.now() - pending.startedAt);
   }
-  const flagged: string[] = [];
-  for (const cat of GUARD_CATEGORIES) {
-    let max = 0;
-    for (const r of results) max = Math.max(max, r[cat] ?? 0);
-    if (max >= thresholds[cat]) flagged.push(cat);
-  }
+  const scores = categoryScores(results, pending.untrusted);
+  const flagged = GUARD_CATEGORIES.filter((cat) => scores[cat] >= thresholds[cat]);
+  for (const cat of flagged) d.metrics.guardFlags.inc({ category: cat, mode: cfg.mode });
   if (cfg.mode === 'monitor') {
     st.guardrails = 'monitor';
-    if (flagged.length) d.log.info('guardrail monitor hit', { request_id: st.id, categories: flagged.join(',') });
+    if (flagged.length) {
+      d.log.info('guardrail monitor hit', {
+        request_id: st.id,
+        categories: flagged.join(','),
+        scores: flagged.map((c) => `${c}=${scores[c].toFixed(3)}/${thresholds[c]}`).join(','),
+        partial: pending.partial,
+      });
+    }
     return;
   }
   if (flagged.length > 0) {
     st.guardrails = 'blocked';
+    d.log.info('guardrail blocked', { request_id: st.id, categories: flagged.join(',') });
     throw new GatewayError('guardrail_blocked', {
-      message: `The request was blocked by content inspection (${flagged.join(', ')}).`,
+      message: blockedMessage(flagged),
       headers: { 'x-svc-guardrails': 'blocked' },
     });
   }
@@ -113,7 +159,7 @@ export function startInspectionStage(d: InspectDeps): Stage<TextFlow> {
   return {
     name: 'start-inspection',
     run(f) {
-      f.pending = startInspection(d, f.p.texts, f.orgId);
+      f.pending = startInspection(d, f.p.texts, f.orgId, f.p.untrusted);
     },
   };
 }

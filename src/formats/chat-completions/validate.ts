@@ -11,6 +11,11 @@ export interface ChatSummary {
   user: string | null;
   /** Every piece of prompt text, in order, for inspection and token estimates. */
   texts: string[];
+  /**
+   * Parallel to texts: true for content the key holder did not write (user turns, tool/function results),
+   * the only text scored for prompt injection. System/developer text and assistant turns are trusted.
+   */
+  untrusted: boolean[];
   /** Count of messages (per-message token overhead). */
   messageCount: number;
   /** Tool schemas as JSON (they are part of the prompt: inspected and counted); '' without tools. */
@@ -64,6 +69,7 @@ export function validateChat(b: JsonRecord): ChatSummary {
   if (!Array.isArray(b.messages)) throw invalid('messages is required and must be an array.', 'messages');
   if (b.messages.length === 0) throw invalid('messages must contain at least one message.', 'messages');
   const texts: string[] = [];
+  const untrusted: boolean[] = [];
   b.messages.forEach((m, i) => {
     const p = `messages[${i}]`;
     if (!isObj(m)) throw invalid(`${p} must be an object.`, p);
@@ -75,6 +81,8 @@ export function validateChat(b: JsonRecord): ChatSummary {
       throw invalid(`${p}.content is required.`, `${p}.content`);
     }
     if (m.content !== null) contentTexts(m.content, `${p}.content`, texts);
+    const fromOutside = m.role === 'user' || m.role === 'tool' || m.role === 'function';
+    while (untrusted.length < texts.length) untrusted.push(fromOutside);
     if (m.name !== undefined && typeof m.name !== 'string') throw invalid(`${p}.name must be a string.`, `${p}.name`);
     if (m.tool_calls !== undefined && !Array.isArray(m.tool_calls)) {
       throw invalid(`${p}.tool_calls must be an array.`, `${p}.tool_calls`);
@@ -83,7 +91,10 @@ export function validateChat(b: JsonRecord): ChatSummary {
       for (const tc of m.tool_calls as unknown[]) {
         if (!isObj(tc)) throw invalid(`${p}.tool_calls entries must be objects.`, `${p}.tool_calls`);
         const fn = tc.function;
-        if (isObj(fn) && typeof fn.arguments === 'string') texts.push(fn.arguments);
+        if (isObj(fn) && typeof fn.arguments === 'string') {
+          texts.push(fn.arguments);
+          untrusted.push(false);
+        }
       }
     }
     if (m.role === 'tool' && typeof m.tool_call_id !== 'string') {
@@ -148,6 +159,7 @@ export function validateChat(b: JsonRecord): ChatSummary {
     n,
     user,
     texts,
+    untrusted,
     messageCount: b.messages.length,
     toolsJson,
     clientWantsStreamUsage: isObj(so) && so.include_usage === true,

@@ -74,26 +74,30 @@ describe('guard feature hashing', () => {
 });
 
 describe('guard long-text segments', () => {
-  it('scores short texts whole and long texts as capped head/tail chunks', () => {
+  it('scores short texts whole and long texts as overlapping windows that cover all of it', () => {
     const wc = DEFAULT_WINDOW_CONFIG;
-    expect(scoringSegments(1000, wc)).toEqual([[0, 1000]]);
+    expect(scoringSegments(500, wc)).toEqual([[0, 500]]);
     expect(scoringSegments(wc.maxSingle, wc)).toEqual([[0, wc.maxSingle]]);
+    for (const len of [wc.maxSingle + 1, wc.maxSingle + 10, 8_000, 100_000]) {
+      const segs = scoringSegments(len, wc);
+      expect(segs[0]).toEqual([0, wc.chunk]);
+      expect(segs[segs.length - 1]).toEqual([len - wc.chunk, len]);
+      let covered = 0;
+      for (const [a, b] of segs) {
+        expect(b - a).toBe(wc.chunk);
+        // consecutive windows overlap by chunk - stride, so any passage up to that long lies inside one window
+        expect(covered === 0 || covered - a >= Math.min(wc.chunk - wc.chunkStride, covered)).toBe(true);
+        expect(a).toBeLessThanOrEqual(covered);
+        covered = Math.max(covered, b);
+      }
+      expect(covered).toBe(len);
+      expect(segs.length).toBeLessThanOrEqual(Math.ceil(len / wc.chunkStride) + 1);
+    }
+  });
+
+  it('legacy head/tail caps leave the middle unscored', () => {
+    const wc = { ...DEFAULT_WINDOW_CONFIG, head: 4096, tail: 4096 };
     const len = 100_000;
-    const segs = scoringSegments(len, wc);
-    expect(segs[0]).toEqual([0, wc.chunk]);
-    expect(segs[segs.length - 1]).toEqual([len - wc.chunk, len]);
-    expect(segs.length).toBeLessThanOrEqual(Math.ceil(wc.head / wc.chunkStride) + Math.ceil(wc.tail / wc.chunkStride) + 1);
-    for (const [a, b] of segs) {
-      expect(b - a).toBe(wc.chunk);
-      expect(a < wc.head || a >= len - wc.tail).toBe(true);
-    }
-    // just above maxSingle: chunks cover the whole text
-    const mid = scoringSegments(wc.maxSingle + 10, wc);
-    let covered = 0;
-    for (const [a, b] of mid) {
-      expect(a).toBeLessThanOrEqual(covered);
-      covered = Math.max(covered, b);
-    }
-    expect(covered).toBe(wc.maxSingle + 10);
+    for (const [a] of scoringSegments(len, wc)) expect(a < wc.head || a >= len - wc.tail - wc.chunk).toBe(true);
   });
 });

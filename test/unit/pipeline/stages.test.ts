@@ -142,7 +142,7 @@ describe('hold stage', () => {
     const fe = { route: '/v1/chat/completions', allowXApiKey: false } as FrontEnd;
     const f = new TextFlow(req, fe);
     f.st.principal = flow().st.principal;
-    f.p = { model: 'm', stream: false, maxTokens, n: 1, user: null, texts: ['hello'], messageCount: 1, clientWantsStreamUsage: false, canonical: () => { throw new Error('unused'); }, passthrough: null };
+    f.p = { model: 'm', stream: false, maxTokens, n: 1, user: null, texts: ['hello'], untrusted: [true], messageCount: 1, clientWantsStreamUsage: false, canonical: () => { throw new Error('unused'); }, passthrough: null };
     f.size = { bytes: 5, messages: 1 };
     f.maxOut = maxTokens ?? 10_000;
     f.chain = [{ chainIndex: 0, model: { pricing } as never, endpoint: {} as never, adapter: {} as never, key: 'e' }];
