@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { METRICS_TOKEN, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { expectRefusal, post, snapshot } from '../helpers/refusal.js';
 
 const CHAT = '/v1/chat/completions';
@@ -26,7 +26,7 @@ describe('content inspection with the trained scorer (enforce)', () => {
     expect(body.error.message).toContain('category prompt_injection');
     expect(body.error.message).toContain('SVC_GUARDRAILS_MODE=monitor');
     expect(body.error.message).toContain('guardrails.thresholds');
-    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    const metrics = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     expect(metrics).toMatch(/svc_guardrail_flags_total\{category="prompt_injection",mode="enforce"\} [1-9]/);
   });
 
@@ -132,7 +132,7 @@ describe('monitor mode scores but never blocks', () => {
     const hit = t.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['msg'] === 'guardrail monitor hit' && l['request_id'] === id);
     expect(hit, t.logs.slice(-5).join('\n')).toBeDefined();
     expect(String(hit?.['categories'])).toContain('prompt_injection');
-    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    const metrics = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     expect(metrics).toMatch(/svc_guardrail_flags_total\{category="prompt_injection",mode="monitor"\} [1-9]/);
   });
 

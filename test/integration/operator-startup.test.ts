@@ -125,6 +125,8 @@ describe('operator start-up', () => {
     proc = startMain({ ...(await baseEnv(dir)), SVC_DEV_BOOTSTRAP: 'false', OPENAI_API_KEY: 'sk-test-set' });
     expect(await proc.waitFor('svc gateway ready')).toBe(true);
     expect(await proc.waitFor('secrets')).toBe(true);
+    // Log lines leave through the asynchronous logger (batched, flushed within 200 ms).
+    expect(await proc.waitFor('credential variable MISTRAL_API_KEY')).toBe(true);
     const banner = proc.stderr();
     expect(banner).toContain('credential  ANTHROPIC_API_KEY is unset: anthropic/claude-sonnet-4, anthropic/claude-3.5-haiku will be refused by the provider');
     expect(banner).toContain('credential  GEMINI_API_KEY is unset');
