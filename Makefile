@@ -42,7 +42,9 @@ typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 
 test: redis build lint
-	npx vitest run --reporter=default --reporter=json --outputFile=.vitest-results.json; code=$$?; node scripts/test-summary.mjs .vitest-results.json; exit $$code
+	npx vitest run --reporter=default --reporter=json --outputFile=.vitest-results.json; a=$$?; \
+	VITEST_SERIAL=1 npx vitest run --reporter=default --reporter=json --outputFile=.vitest-serial.json; b=$$?; \
+	node scripts/test-summary.mjs .vitest-results.json .vitest-serial.json; exit $$(( a || b ))
 
 bench: build
 	node dist/bench/micro/transcode.js | tee bench/results/micro.md

@@ -1,8 +1,33 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests that measure time (deadlines, backpressure, latency bounds) or that load the machine (child
+ * processes under load, memory and SIGKILL runs). `make test` runs them one file at a time after the rest
+ * (VITEST_SERIAL=1), so neither kind disturbs the other on a 2-core machine.
+ */
+export const SERIAL = [
+  'test/integration/backpressure.test.ts',
+  'test/integration/timeouts.test.ts',
+  'test/integration/routing-health.test.ts',
+  'test/integration/stream-abort.test.ts',
+  'test/integration/dashboard/webhooks.test.ts',
+  'test/integration/events/webhook-delivery.test.ts',
+  'test/integration/admission-first.test.ts',
+  'test/integration/memory-bound.test.ts',
+  'test/integration/sigkill-settlement.test.ts',
+  'test/integration/obs/startup.test.ts',
+  'test/integration/operator-startup.test.ts',
+  'test/integration/operator-data-dir.test.ts',
+  'test/integration/newcomer-path.test.ts',
+];
+
+const serial = process.env.VITEST_SERIAL === '1';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: serial ? SERIAL : ['test/**/*.test.ts'],
+    exclude: serial ? [] : SERIAL,
+    fileParallelism: !serial,
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
