@@ -20,6 +20,7 @@ import type { GatewayDeps } from './pipeline/deps.js';
 import { listModelsHandler, modelDetailHandler } from './pipeline/models-handler.js';
 import { requestIdHeaders } from './pipeline/response-headers.js';
 import { responsesFrontEnd } from './pipeline/responses-front-end.js';
+import { retrieveResponseHandler } from './pipeline/responses-retrieve-handler.js';
 import { ResponsesStore } from './responses-store/responses-store.js';
 import { WorkerPool } from './pool/pool.js';
 import { ScoreBatcher } from './pool/score-batcher.js';
@@ -126,6 +127,7 @@ export async function startGateway(
       { method: 'POST', pattern: '/v1/messages/count_tokens', handler: countTokensHandler(deps) },
       { method: 'GET', pattern: '/v1/models', handler: listModelsHandler(deps) },
       { method: 'GET', pattern: '/v1/models/*', handler: modelDetailHandler(deps) },
+      { method: 'GET', pattern: '/v1/responses/*', handler: retrieveResponseHandler(deps, responsesStore) },
       { method: 'GET', pattern: '/metrics', handler: metricsHandler(metrics, deps.env.SVC_METRICS_TOKEN) },
       {
         method: 'GET',

@@ -21,6 +21,8 @@ export interface StoredResponse {
   /** Every input item the response answered (a previous response's items expanded, references resolved). */
   input: JsonValue[];
   output: JsonValue[];
+  /** The whole response object as answered (GET /v1/responses/{id}). */
+  response?: JsonObject;
 }
 
 type Body = Record<string, unknown>;
@@ -87,12 +89,17 @@ export class ResponsesStore {
     const id = response.id;
     if (typeof id !== 'string' || !Array.isArray(response.output)) return;
     const key = storeKey(orgId, id);
-    const value: StoredResponse = { input, output: response.output };
+    const value: StoredResponse = { input, output: response.output, response };
     const write = this.#kv
       .kvSet(key, value, this.#ttlMs)
       .catch(onError)
       .finally(() => this.#pending.delete(key));
     this.#pending.set(key, write);
+  }
+
+  /** A stored response object of this organization; null when unknown, expired or another organization's. */
+  async retrieve(orgId: string, id: string): Promise<JsonObject | null> {
+    return (await this.#get(orgId, id))?.response ?? null;
   }
 
   async #get(orgId: string, id: string): Promise<StoredResponse | null> {

@@ -14,6 +14,8 @@ type Schema = Record<string, unknown>;
 
 const WORDS = 'amber basil cedar delta ember fjord garnet harbor indigo juniper kestrel lagoon'.split(' ');
 const MAX_DEPTH = 12;
+/** Below this depth optional properties and extra array items are left out (recursive schemas end). */
+const DEEP = 4;
 
 /** `seed` varies string and number choices between calls (tool calls of one answer get different values). */
 export function sampleJson(schema: unknown, seed = ''): Json {
@@ -78,8 +80,12 @@ class Sampler {
   #object(s: Schema, depth: number): Json {
     const out: { [k: string]: Json } = {};
     const props = isRecord(s.properties) ? s.properties : {};
-    // Every declared property: strict schemas require all of them, and optional ones make a fuller example.
-    for (const [k, sub] of Object.entries(props)) out[k] = this.value(isRecord(sub) ? sub : {}, k, depth + 1);
+    const required = new Set(Array.isArray(s.required) ? s.required : []);
+    // Every declared property (strict schemas require all, optional ones make a fuller example); deep in a
+    // recursive schema only the required ones, so the value ends.
+    for (const [k, sub] of Object.entries(props)) {
+      if (depth < DEEP || required.has(k)) out[k] = this.value(isRecord(sub) ? sub : {}, k, depth + 1);
+    }
     if (Array.isArray(s.required)) {
       for (const k of s.required) if (typeof k === 'string' && !(k in out)) out[k] = this.#string({}, k);
     }
@@ -89,9 +95,10 @@ class Sampler {
   #array(s: Schema, name: string, depth: number): Json {
     const prefix = Array.isArray(s.prefixItems) ? s.prefixItems.filter(isRecord) : [];
     const items = isRecord(s.items) ? s.items : {};
-    const min = typeof s.minItems === 'number' ? s.minItems : 1;
+    const min = typeof s.minItems === 'number' ? s.minItems : 0;
     const max = typeof s.maxItems === 'number' ? s.maxItems : Math.max(min, 2);
-    const count = Math.max(prefix.length, Math.min(Math.max(min, 2), max));
+    // Two items where allowed (a fuller example); deep in a recursive schema the fewest allowed.
+    const count = Math.max(prefix.length, depth < DEEP ? Math.min(Math.max(min, 2), max) : min);
     return Array.from({ length: count }, (_, i) => this.value(prefix[i] ?? items, name, depth + 1));
   }
 

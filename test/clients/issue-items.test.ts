@@ -322,3 +322,25 @@ describe('item 8: the simulator answers structured output, parallel tool calls, 
     }
   });
 });
+
+describe('GET /v1/responses/{id} (responses.retrieve)', () => {
+  it('returns a stored response to its organization only; 404 otherwise, $0', async () => {
+    const OpenAI = (await import('openai')).default;
+    const client = new OpenAI({ apiKey: t.key, baseURL: `${t.url}/v1`, maxRetries: 0 });
+    const created = await client.responses.create({ model: MODELS.anthropic, input: 'Hello there' });
+    const got = await client.responses.retrieve(created.id);
+    expect(got.id).toBe(created.id);
+    expect(got.output_text).toBe(created.output_text);
+    expect(got.usage).toEqual(created.usage);
+    const { expectRefusal, snapshot } = await import('../helpers/refusal.js');
+    await t.addOrg('org-third', 5);
+    const other = await t.addKey({ orgId: 'org-third' });
+    const get = (id: string, key = t.key) => fetch(`${t.url}/v1/responses/${id}`, { headers: { authorization: `Bearer ${key}` } });
+    for (const [id, key] of [[created.id, other.value], ['resp_unknown', t.key]] as const) {
+      const before = await snapshot(t);
+      await expectRefusal(t, before, await get(id, key), 404, 'not_found');
+    }
+    const unauth = await get(created.id, 'sk-svc-wrong');
+    expect(unauth.status).toBe(401);
+  });
+});

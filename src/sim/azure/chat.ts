@@ -35,9 +35,8 @@ function headers(): Record<string, string> {
 
 function message(plan: AnswerPlan): Json {
   const m: Json = { role: 'assistant', content: plan.toolCall ? null : plan.words.join(' '), refusal: null };
-  if (plan.toolCall) {
-    const { id, name, arguments: args } = plan.toolCall;
-    m.tool_calls = [{ id, type: 'function', function: { name, arguments: args } }];
+  if (plan.toolCalls.length > 0) {
+    m.tool_calls = plan.toolCalls.map(({ id, name, arguments: args }) => ({ id, type: 'function', function: { name, arguments: args } }));
   }
   return m;
 }
@@ -76,11 +75,11 @@ function chunks(env: Envelope, plan: AnswerPlan, includeUsage: boolean): Frame[]
     return data(body, token);
   };
   const out = [data({ choices: [], created: 0, id: '', model: '', object: '', prompt_filter_results: PROMPT_FILTER })];
-  if (plan.toolCall) {
-    const { id, name } = plan.toolCall;
-    out.push(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }] }));
-    for (const piece of argumentPieces(plan.toolCall.arguments)) {
-      out.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }, null, {}, true));
+  if (plan.toolCalls.length > 0) {
+    for (const [index, { id, name, arguments: args }] of plan.toolCalls.entries()) {
+      const head = { index, id, type: 'function', function: { name, arguments: '' } };
+      out.push(chunk(index === 0 ? { role: 'assistant', content: null, tool_calls: [head] } : { tool_calls: [head] }));
+      for (const piece of argumentPieces(args)) out.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null, {}, true));
     }
   } else {
     out.push(chunk({ role: 'assistant', content: '', refusal: null }));
