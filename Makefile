@@ -42,7 +42,7 @@ typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 
 test: redis build lint
-	npx vitest run --reporter=default --reporter=json --outputFile=.vitest-results.json; a=$$?; \
+	VITEST_SERIAL=0 npx vitest run --reporter=default --reporter=json --outputFile=.vitest-results.json; a=$$?; \
 	VITEST_SERIAL=1 npx vitest run --reporter=default --reporter=json --outputFile=.vitest-serial.json; b=$$?; \
 	node scripts/test-summary.mjs .vitest-results.json .vitest-serial.json; exit $$(( a || b ))
 

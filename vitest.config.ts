@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Tests that measure time (deadlines, backpressure, latency bounds) or that load the machine (child
- * processes under load, memory and SIGKILL runs). `make test` runs them one file at a time after the rest
- * (VITEST_SERIAL=1), so neither kind disturbs the other on a 2-core machine.
+ * processes under load, memory and SIGKILL runs). `make test` runs the rest in parallel (VITEST_SERIAL=0)
+ * and then these one file at a time (VITEST_SERIAL=1), so neither kind disturbs the other on a 2-core
+ * machine. Unset, every test file is included (e.g. `npx vitest run test/integration/timeouts.test.ts`).
  */
 export const SERIAL = [
   'test/integration/backpressure.test.ts',
@@ -22,11 +23,12 @@ export const SERIAL = [
 ];
 
 const serial = process.env.VITEST_SERIAL === '1';
+const parallelOnly = process.env.VITEST_SERIAL === '0';
 
 export default defineConfig({
   test: {
     include: serial ? SERIAL : ['test/**/*.test.ts'],
-    exclude: serial ? [] : SERIAL,
+    exclude: parallelOnly ? SERIAL : [],
     fileParallelism: !serial,
     testTimeout: 20_000,
     hookTimeout: 30_000,

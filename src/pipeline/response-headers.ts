@@ -11,11 +11,11 @@ export function latencyOf(st: RequestState): number {
 }
 
 /**
- * `x-svc-request-id` plus `x-request-id` with the same value: the OpenAI SDK's `_request_id` and the
- * Anthropic SDK's `request_id` read the latter.
+ * `x-svc-request-id` plus the same value where each official SDK looks for it: `x-request-id` (the OpenAI
+ * SDK's `request_id` / `_request_id`) and `request-id` (the Anthropic SDK's `_request_id` and error ids).
  */
 export function requestIdHeaders(id: string): HeaderList {
-  return { 'x-svc-request-id': id, 'x-request-id': id };
+  return { 'x-svc-request-id': id, 'x-request-id': id, 'request-id': id };
 }
 
 /**

@@ -21,6 +21,18 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+describe('Anthropic SDK request id', () => {
+  it('_request_id and withResponse carry the gateway request id (request-id header)', async () => {
+    const { data, response, request_id } = await anthropic.messages
+      .create({ model: MODELS.anthropic, max_tokens: 20, messages: [{ role: 'user', content: 'Say hi' }] })
+      .withResponse();
+    const id = response.headers.get('x-svc-request-id');
+    expect(id).toBeTruthy();
+    expect(request_id).toBe(id);
+    expect(data.id).toMatch(/^msg_/);
+  });
+});
+
 describe.each(FAMILIES)('Anthropic SDK streaming helpers on %s', (family) => {
   const model = MODELS[family];
 

@@ -12,8 +12,8 @@ describe('stream backpressure', () => {
       patch: (c) => {
         // The simulator answers with exactly this many words when told so by a header.
         const m = c.models.find((x) => x.id === 'gpt-4.1')!;
-        // A 300 ms idle limit: the 1.5 s client pause below must not count as the upstream going idle.
-        m.endpoints = m.endpoints.map((e) => ({ ...e, headers: { 'x-sim-output-tokens': String(TOKENS) }, timeouts: { idleMs: 300 } }));
+        // A 1 s idle limit: the 2.5 s client pause below must not count as the upstream going idle.
+        m.endpoints = m.endpoints.map((e) => ({ ...e, headers: { 'x-sim-output-tokens': String(TOKENS) }, timeouts: { idleMs: 1000 } }));
       },
     });
   });
@@ -24,19 +24,25 @@ describe('stream backpressure', () => {
     const port = Number(new URL(t.url).port);
     const sock = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
-    sock.on('data', (d: Buffer) => chunks.push(d));
+    let tail = '';
+    let done = false;
+    sock.on('data', (d: Buffer) => {
+      chunks.push(d);
+      tail = (tail + d.toString('latin1')).slice(-64);
+      if (tail.includes('data: [DONE]')) done = true;
+    });
     await new Promise<void>((r) => sock.once('connect', () => r()));
     sock.write(
       `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
     await new Promise((r) => setTimeout(r, 150));
     sock.pause(); // stop reading: the kernel buffers fill and the gateway must wait
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, 2500));
     sock.resume();
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`stream did not finish: ${Buffer.concat(chunks).length} bytes`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`stream did not finish: ${Buffer.concat(chunks).length} bytes, ending ${JSON.stringify(tail)}`)), 20_000);
       const check = (): void => {
-        if (Buffer.concat(chunks).includes('data: [DONE]')) {
+        if (done) {
           clearTimeout(timer);
           resolve();
         } else setTimeout(check, 50);
