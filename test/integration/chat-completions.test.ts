@@ -10,7 +10,11 @@ const pricing = DEMO_CATALOG.find((m) => m.id === 'gpt-4o-mini')!.pricing!;
 async function settled(t: TestGateway, requestId: string) {
   for (let i = 0; i < 100; i++) {
     const e = await t.store.getLedgerEntry(t.orgId, requestId);
-    if (e) return e;
+    if (e) {
+      // The ledger entry is visible once its transaction commits; the batch's hold release follows the commit.
+      await t.gw.deps.settlement.flush();
+      return e;
+    }
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error(`request ${requestId} never settled`);
