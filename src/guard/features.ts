@@ -565,16 +565,21 @@ export function windowScores(
   const th = sc.tokHash;
   let T = 0;
   let start = -1;
+  let hw = FNV_OFFSET; // hashToken of the current word, built as it is scanned
   for (let i = 0; i <= N; i++) {
     const c = i < N ? norm.charCodeAt(i) : 32;
     let word = isWordCode(c);
     if (!word && c === 39 && start >= 0 && i + 1 < N && isWordCode(norm.charCodeAt(i + 1))) word = true;
     if (word) {
-      if (start < 0) start = i;
+      if (start < 0) {
+        start = i;
+        hw = FNV_OFFSET;
+      }
+      hw = Math.imul(hw ^ c, FNV_PRIME);
     } else if (start >= 0) {
       ts[T] = start;
       te[T] = i;
-      th[T] = hashToken(norm, start, i);
+      th[T] = hw >>> 0;
       T++;
       start = -1;
     }
