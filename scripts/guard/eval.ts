@@ -113,10 +113,15 @@ export async function main(argv: string[]): Promise<void> {
   for (let i = 0; i < 200; i++) scoreTextArray(m, tok2000);
   for (let i = 0; i < 2000; i++) latTok.push(timeIt(() => scoreTextArray(m, tok2000)));
   // CPU time per call (thread time, not wall time: excludes time the thread waited for a core on a shared machine)
-  const cpu0 = process.cpuUsage();
-  for (let i = 0; i < 500; i++) scoreTextArray(m, tok2000);
-  const cpu1 = process.cpuUsage(cpu0);
-  const cpuTokMs = (cpu1.user + cpu1.system) / 500 / 1000;
+  // (process CPU of this single-threaded script, per call: microsecond resolution)
+  const cpuTok: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const c0 = process.cpuUsage();
+    scoreTextArray(m, tok2000);
+    const c1 = process.cpuUsage(c0);
+    cpuTok.push((c1.user + c1.system) / 1000);
+  }
+  const cpuTokMs = average(cpuTok);
   const mem = await measureWorkerMemory(modelPath, tok2000);
   // false positives on our own benign corpus (all of it: most rows were training rows, so this is a floor;
   // the validation-split figure from training is in the last table)
@@ -310,7 +315,8 @@ export async function main(argv: string[]): Promise<void> {
   w(`| fixed 2,000-char prompt | ${lat2000.length} | ${l2k.p50.toFixed(3)} ms | ${l2k.p99.toFixed(3)} ms | ${l2k.max.toFixed(3)} ms |`);
   const lTok = latencyStats(latTok);
   w(`| **${tok2000n}-token production-like prompt** (${tok2000.length} chars, ${m.window.chunk}-char windows every ${m.window.chunkStride}) | ${latTok.length} | ${lTok.p50.toFixed(3)} ms | ${lTok.p99.toFixed(3)} ms | ${lTok.max.toFixed(3)} ms |`);
-  w(`| ${tok2000n}-token prompt, mean CPU time per call | 500 | ${cpuTokMs.toFixed(3)} ms (mean) | | |`);
+  const cTok = latencyStats(cpuTok);
+  w(`| **${tok2000n}-token prompt, CPU time per call** (mean ${cpuTokMs.toFixed(3)} ms) | ${cpuTok.length} | ${cTok.p50.toFixed(3)} ms | ${cTok.p99.toFixed(3)} ms | ${cTok.max.toFixed(3)} ms |`);
   w(`| 50,000-char prompt (windows over all of it) | ${lat50k.length} | ${l50k.p50.toFixed(3)} ms | ${l50k.p99.toFixed(3)} ms | ${l50k.max.toFixed(3)} ms |`);
   w();
   w(`Worker memory (a fresh worker thread that loads the model and scores the 2,000-token prompt): RSS +${mem.rssMiB.toFixed(1)} MiB, ` +
@@ -361,7 +367,9 @@ const caveats = (m: GuardModel): string[] => [
   '  categories only. This eval scores each row\'s text as one untrusted user turn.',
   `- **Long inputs**: texts up to ${m.window.maxSingle} chars are scored whole; longer ones as the max over ${m.window.chunk}-char windows every`,
   `  ${m.window.chunkStride} chars that cover the whole text (the gateway caps the scored characters with guardrails.maxChars and then answers`,
-  '  x-svc-guardrails: partial). Features are length-normalised per window, so a short attack sentence surrounded by benign text in the same',
+  '  x-svc-guardrails: partial). The text is normalised and featurised once; each window score is a difference of prefix sums of',
+  '  the n-gram weight rows plus its edge n-grams and lexicon features, so scoring is linear in the text (words cut by a window edge are',
+  '  left out of that window). Features are length-normalised per window, so a short attack sentence surrounded by benign text in the same',
   '  window is diluted: typical override phrasing is found mid-document, a softly worded one is not.',
   '- **Training data is thin and off-distribution for moderation.** The public sources are Davidson tweets (hate, noisy), 100 AILuminate',
   '  "How can I..." requests per hazard and the deepset injections; `hate/threatening` and `violence/graphic` have no public positives and rely on',

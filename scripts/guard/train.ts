@@ -220,11 +220,11 @@ export async function main(argv: string[]): Promise<void> {
 
   if (args.tune) {
     const grid: Array<Partial<TrainOptions>> = [
-      {},
-      { lr: 0.05 },
-      { lr: 0.1 },
-      { lr: 0.05, epochs: 6 },
-      { lr: 0.05, classBalancePower: 1 },
+      { l2: 1e-5 },
+      { l2: 1e-4 },
+      { l2: 3e-4 },
+      { l2: 1e-3 },
+      { l2: 3e-3 },
     ];
     for (const g of grid) {
       const opts = { ...baseOpts, ...g };
@@ -234,7 +234,8 @@ export async function main(argv: string[]): Promise<void> {
       const rep = evaluateSplit(m, tune);
       const meanAuc = rep.reduce((a, r) => a + (Number.isFinite(r.auroc) ? r.auroc : 0), 0) / rep.length;
       const meanF1 = rep.reduce((a, r) => a + r.f1, 0) / rep.length;
-      log(`grid ${JSON.stringify(g)}: mean AUROC ${fmt(meanAuc, 4)} mean F1 ${fmt(meanF1, 4)} (${(performance.now() - t).toFixed(0)} ms)`);
+      const meanAp = rep.reduce((a, r) => a + (Number.isFinite(r.auprc) ? r.auprc : 0), 0) / rep.length;
+      log(`grid ${JSON.stringify(g)}: mean AUROC ${fmt(meanAuc, 4)} mean AUPRC ${fmt(meanAp, 4)} mean F1 ${fmt(meanF1, 4)} (${(performance.now() - t).toFixed(0)} ms)`);
       printReport(rep, log);
     }
     return;

@@ -6,7 +6,17 @@ import { readFileSync, writeFileSync, renameSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { GUARD_LABELS, type GuardLabel } from './labels.js';
 import { normalizeText } from './normalize.js';
-import { extractFeatures, FeatureBuffer, featureRows, FEATURE_VERSION, type FeatureConfig } from './features.js';
+import {
+  extractFeatures,
+  FeatureBuffer,
+  featureRows,
+  FEATURE_VERSION,
+  packTable,
+  windowScores,
+  WindowScratch,
+  type FeatureConfig,
+  type WeightTable,
+} from './features.js';
 
 export const MODEL_FORMAT = 'svc-guard-v1';
 
@@ -89,6 +99,7 @@ export function quantizeWeights(model: GuardModel): void {
   }
   model.encoding = { kind: 'q8', scales };
   q8Cache.delete(model);
+  tableCache.delete(model);
 }
 
 /**
@@ -124,10 +135,10 @@ function sigmoid(z: number): number {
   return e / (1 + e);
 }
 
-/** Raw logits of one (already windowed) raw text into out[0..L). */
-function logitsInto(model: GuardModel, raw: string, out: Float64Array, buf: FeatureBuffer): void {
+/** Raw logits of one already normalised text (featurised whole) into out[0..L). */
+function logitsInto(model: GuardModel, norm: string, out: Float64Array, buf: FeatureBuffer): void {
   const L = model.labels.length;
-  extractFeatures(model.features, normalizeText(raw), buf);
+  extractFeatures(model.features, norm, buf);
   for (let l = 0; l < L; l++) out[l] = model.bias[l] ?? 0;
   const w = model.weights;
   const idx = buf.idx;
@@ -201,22 +212,67 @@ export function scoringSegments(len: number, wc: WindowConfig): Array<[number, n
   return segs;
 }
 
-/** Probabilities per label as a plain array in model.labels order. */
-export function scoreTextArray(model: GuardModel, text: string, buf: FeatureBuffer = sharedBuf): Float64Array {
+const sharedScratch = new WindowScratch();
+const tableCache = new WeakMap<GuardModel, WeightTable>();
+
+function weightTable(model: GuardModel): WeightTable {
+  let t = tableCache.get(model);
+  if (t === undefined) {
+    const q8 = q8Table(model);
+    const L = model.labels.length;
+    t = q8 !== null
+      ? { table: q8.q, packed: packTable(q8.q), scales: q8.scales, bias: model.bias, L }
+      : { table: model.weights, scales: new Float64Array(L).fill(1), bias: model.bias, L };
+    tableCache.set(model, t);
+  }
+  return t;
+}
+
+/**
+ * Logits per label (max over the scoring segments) of a raw text. The text is normalised once and segments are
+ * offsets into the normalised text; a text with one whole segment is featurised as in training, a windowed one in
+ * one pass over the text (windowScores: prefix sums of per-n-gram weight rows, so each window costs O(1)).
+ */
+export function logitsOf(model: GuardModel, text: string, buf: FeatureBuffer = sharedBuf): Float64Array {
   const L = model.labels.length;
   const best = new Float64Array(L);
-  const segs = scoringSegments(text.length, model.window);
-  if (segs.length === 1 && segs[0]?.[0] === 0 && segs[0][1] === text.length) {
-    logitsInto(model, text, best, buf);
+  const norm = normalizeText(text);
+  const segs = scoringSegments(norm.length, model.window);
+  const minWin = 2 * model.features.charMax;
+  if (segs.length === 1 && segs[0]?.[0] === 0 && segs[0][1] === norm.length) {
+    logitsInto(model, norm, best, buf);
+  } else if (L === 8 && segs.every(([a, b]) => b - a >= minWin)) {
+    windowScores(model.features, norm, segs, weightTable(model), best, sharedScratch);
   } else {
     best.fill(-Infinity);
     const z = new Float64Array(L);
     for (const [a, b] of segs) {
-      logitsInto(model, text.slice(a, b), z, buf);
+      logitsInto(model, norm.slice(a, b), z, buf);
       for (let l = 0; l < L; l++) if ((z[l] ?? 0) > (best[l] ?? 0)) best[l] = z[l] ?? 0;
     }
   }
-  for (let l = 0; l < L; l++) best[l] = sigmoid(best[l] ?? 0);
+  return best;
+}
+
+/**
+ * Reference for tests: every segment of the normalised text featurised on its own (the pre-prefix-sum scorer).
+ */
+export function logitsPerWindowReference(model: GuardModel, text: string, buf: FeatureBuffer = new FeatureBuffer()): Float64Array {
+  const L = model.labels.length;
+  const norm = normalizeText(text);
+  const best = new Float64Array(L).fill(-Infinity);
+  const z = new Float64Array(L);
+  for (const [a, b] of scoringSegments(norm.length, model.window)) {
+    logitsInto(model, norm.slice(a, b), z, buf);
+    for (let l = 0; l < L; l++) if ((z[l] ?? 0) > (best[l] ?? 0)) best[l] = z[l] ?? 0;
+  }
+  return best;
+}
+
+/** Probabilities per label as a plain array in model.labels order. */
+export function scoreTextArray(model: GuardModel, text: string, buf: FeatureBuffer = sharedBuf): Float64Array {
+  const best = logitsOf(model, text, buf);
+  for (let l = 0; l < best.length; l++) best[l] = sigmoid(best[l] ?? 0);
   return best;
 }
 
@@ -337,6 +393,7 @@ export function parseModel(json: string): GuardModel {
   model.meta = s.meta;
   const enc = s.encoding ?? { kind: 'f32' };
   q8Cache.delete(model);
+  tableCache.delete(model);
   model.encoding = enc;
   const idxBuf = Buffer.from(s.rowIndex, 'base64');
   const wBuf = Buffer.from(s.rowWeights, 'base64');

@@ -34,7 +34,7 @@ export interface TrainOptions {
 export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
   epochs: 10,
   lr: 0.05,
-  l2: 1e-5,
+  l2: 1e-3,
   seed: 1,
   classBalancePower: 0.5,
   features: DEFAULT_FEATURE_CONFIG,
