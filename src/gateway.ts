@@ -97,6 +97,7 @@ export async function startGateway(
   // Key-cache invalidation from the dashboard and the CLI (every node at once); while the subscription is
   // down the key cache falls back to a short TTL.
   const auth = deps.auth;
+  auth.onLink(false); // short TTL until the subscription is confirmed (at once on the embedded store)
   let linkedOnce = false;
   const unsubscribe = invalidationBus(store).subscribe({
     onInvalidate: (msg) => auth.onInvalidate(msg),

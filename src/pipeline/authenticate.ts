@@ -110,6 +110,11 @@ export class Authenticator implements InvalidationListener {
     this.#cache.clear();
   }
 
+  /** True while the invalidation subscription is down or not yet confirmed (entries live the short TTL). */
+  get degraded(): boolean {
+    return this.#degraded;
+  }
+
   /** Entries the cache holds (tests). */
   get cached(): number {
     return this.#cache.size;
