@@ -11,6 +11,9 @@ import { EventEmitter } from 'node:events';
 import type { Cluster, Redis } from 'ioredis';
 
 export const INVALIDATION_CHANNEL = 'svc:invalidate';
+/** The subscriber connection is PINGed this often; no answer within the timeout counts as lost. */
+const HEARTBEAT_MS = 5_000;
+const HEARTBEAT_TIMEOUT_MS = 2_000;
 
 /** What changed: one key (by the sha256 of its value), every key of a team, or every key of an organization. */
 export type Invalidation =
@@ -83,7 +86,10 @@ export class LocalInvalidationBus implements InvalidationBus {
  * (a connection in subscriber mode can run no other command), which reconnects on its own.
  */
 export class RedisInvalidationBus implements InvalidationBus {
-  constructor(private readonly redis: Redis | Cluster) {}
+  constructor(
+    private readonly redis: Redis | Cluster,
+    private readonly heartbeat = { everyMs: HEARTBEAT_MS, timeoutMs: HEARTBEAT_TIMEOUT_MS },
+  ) {}
 
   async publish(msg: Invalidation): Promise<boolean> {
     try {
@@ -126,7 +132,23 @@ export class RedisInvalidationBus implements InvalidationBus {
     sub.on('ready', confirm);
     sub.on('close', () => link(false));
     sub.on('error', () => undefined); // reported through onLink; ioredis reconnects by itself
+    // A connection that died silently (no FIN: a partition) would never close: a PING that gets no answer
+    // in time drops it, so the listener degrades and ioredis reconnects.
+    const heartbeat = setInterval(() => {
+      if (!up) return;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.heartbeat.timeoutMs)));
+      void Promise.race([sub.ping().catch(() => 'late' as const), late]).then((r) => {
+        clearTimeout(timer);
+        if (r === 'late' && up) {
+          link(false);
+          sub.disconnect(true);
+        }
+      });
+    }, this.heartbeat.everyMs);
+    heartbeat.unref();
     return async () => {
+      clearInterval(heartbeat);
       sub.removeAllListeners('close');
       sub.disconnect();
       await Promise.resolve();
