@@ -50,6 +50,12 @@ export interface Setup {
   /** The store handle the operator CLI uses (its own connection on Redis). */
   cliStore: Store;
   orgId: string;
+  /**
+   * Waits after a change before the next request. Unset (no wait) on one Redis server and on the embedded
+   * store. On Redis Cluster a PUBLISH answers before the other nodes have relayed it over the cluster bus,
+   * so there the change is checked after a short wait (far below the 60 s key-cache TTL).
+   */
+  propagation?: () => Promise<void>;
 }
 
 async function owner(s: Setup, email: string): Promise<{ cookie: string; base: string }> {
@@ -100,6 +106,7 @@ export async function lowerRpmBitesAtOnce(s: Setup, email: string): Promise<void
   });
   expect(patched.statusCode).toBe(200);
   await patched.body.text();
+  await s.propagation?.();
   const balance = await settledBalance(s);
   const calls = upstreamCalls(s.gateways);
   for (const gw of s.gateways) {
@@ -130,6 +137,7 @@ export async function orgSuspensionBitesAtOnce(s: Setup, email: string): Promise
   const out: string[] = [];
   expect(await runAdminCli(['org', 'suspend', '--org', s.orgId], s.cliStore, (l) => out.push(l))).toBe(0);
   expect(out).toEqual([`org ${s.orgId} suspended`]);
+  await s.propagation?.();
   const balance = await settledBalance(s);
   const calls = upstreamCalls(s.gateways);
   for (const gw of s.gateways) {
@@ -142,5 +150,6 @@ export async function orgSuspensionBitesAtOnce(s: Setup, email: string): Promise
   expect(await settledBalance(s)).toBe(balance);
 
   expect(await runAdminCli(['org', 'resume', '--org', s.orgId], s.cliStore, () => undefined)).toBe(0);
+  await s.propagation?.();
   for (const gw of s.gateways) expect(await chat(gw, k.value)).toEqual(served);
 }
