@@ -6,7 +6,7 @@ import { GatewayError } from './errors/gateway-error.js';
 import { Logger } from './obs/logger.js';
 import { Metrics } from './obs/metrics.js';
 import { metricsHandler } from './obs/metrics-route.js';
-import { Authenticator } from './pipeline/authenticate.js';
+import { Authenticator, DEGRADED_KEY_CACHE_TTL_MS } from './pipeline/authenticate.js';
 import { countTokensHandler } from './pipeline/count-tokens-handler.js';
 import { canonicalFrontEnd, chatFrontEnd, completionsFrontEnd } from './pipeline/front-ends.js';
 import { inferenceHandler } from './pipeline/inference-handler.js';
@@ -27,6 +27,7 @@ import { ScoreBatcher } from './pool/score-batcher.js';
 import { Catalog } from './routing/catalog.js';
 import { startServer, type RunningServer } from './server/app.js';
 import type { Store } from './store/contract.js';
+import { invalidationBus } from './store/index.js';
 import { createUpstreamAgent } from './upstream/client.js';
 
 export interface Gateway {
@@ -93,6 +94,20 @@ export async function startGateway(
     metrics,
     env: opts.env ?? process.env,
   };
+  // Key-cache invalidation from the dashboard and the CLI (every node at once); while the subscription is
+  // down the key cache falls back to a short TTL.
+  const auth = deps.auth;
+  auth.onLink(false); // short TTL until the subscription is confirmed (at once on the embedded store)
+  let linkedOnce = false;
+  const unsubscribe = invalidationBus(store).subscribe({
+    onInvalidate: (msg) => auth.onInvalidate(msg),
+    onLink: (up) => {
+      auth.onLink(up);
+      if (!up) log.warn(`key-cache invalidation subscription lost: key cache TTL ${DEGRADED_KEY_CACHE_TTL_MS} ms until it is back`);
+      else if (linkedOnce) log.info('key-cache invalidation subscription restored: key cache TTL back to normal');
+      linkedOnce ||= up;
+    },
+  });
   const thresholds = await resolveThresholds(config, pool, log);
   const th = (): Record<GuardCategory, number> => thresholds;
   const responsesStore = new ResponsesStore(store);
@@ -155,6 +170,7 @@ export async function startGateway(
       await settlement.close();
       await pool.close();
       await deps.agent.close();
+      await unsubscribe();
     },
   };
 }

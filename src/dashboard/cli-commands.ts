@@ -16,6 +16,8 @@ import { balanceView, keyView } from './views.js';
 export const ADMIN_USAGE = `usage:
   org create --name <name>
   org storage --org <orgId> --allow <s3://bucket,gs://bucket | none>   (image URL buckets the org may name)
+  org suspend --org <orgId>      (every key of the org refused on every gateway node at once)
+  org resume --org <orgId>
   user create --email <e> (--password <p> | --password-env <VAR>) --org <orgId> --role owner|org_admin|member
   bootstrap --email <e> (--password <p> | --password-env <VAR>) --org-name <name>
   key create --org <orgId> --name <name> [--team <teamId>] [--budget-usd <n>] [--budget-warn-at <0..1>]
@@ -111,10 +113,16 @@ async function run(s: Services, cmd: string, f: Map<string, string>, out: (s: st
       const bad = entries.find((e) => e.b === null);
       if (bad !== undefined) throw new UsageError(`--allow: ${bad.v} is not s3://<bucket> or gs://<bucket>`);
       const buckets = [...new Set(entries.map((e) => e.b!))];
-      if ((await s.store.updateOrg(orgId, { storageBuckets: buckets })) === null) {
-        throw new GatewayError('not_found', { message: `organization ${orgId} not found` });
-      }
+      await s.orgs.update(orgId, { storageBuckets: buckets });
       out(`org ${orgId} storage buckets: ${buckets.length === 0 ? 'none' : buckets.join(', ')}`);
+      return;
+    }
+    case 'org suspend':
+    case 'org resume': {
+      // Every key of the organization is refused (401 key_blocked) on every gateway node from the next request.
+      const status = cmd === 'org suspend' ? 'suspended' : 'active';
+      const o = await s.orgs.update(org(), { status });
+      out(`org ${o.id} ${o.status}`);
       return;
     }
     case 'user create': {

@@ -8,6 +8,7 @@ import { keyRecord, newKeyValue } from '../keys/mint.js';
 import { hashKey } from '../pipeline/authenticate.js';
 import type { KeyRecord, Store } from '../store/contract.js';
 import { parseKeyInput, parseKeyPatch, type KeyInput } from './key-input.js';
+import type { CacheInvalidator } from './cache-invalidation.js';
 import { createdData, revokedData, rotatedData, type KeyEventEmitter } from './key-events.js';
 import { objectWith, optNum } from './validate.js';
 
@@ -30,6 +31,7 @@ export class KeysService {
     private readonly store: Store,
     private readonly events: KeyEventEmitter,
     private readonly now: () => number,
+    private readonly invalidate: CacheInvalidator,
   ) {}
 
   async #checkTeam(orgId: string, input: KeyInput): Promise<void> {
@@ -68,6 +70,7 @@ export class KeysService {
     const patch = parseKeyPatch(body);
     const key = await this.store.updateKey(orgId, keyId, patch);
     if (key === null) throw notFound();
+    await this.invalidate.key(key.hash);
     return key;
   }
 
@@ -76,6 +79,7 @@ export class KeysService {
     if (key.status === 'revoked') throw new GatewayError('conflict', { message: 'Key is already revoked.' });
     const updated = await this.store.updateKey(orgId, keyId, { status: 'revoked' });
     if (updated === null) throw notFound();
+    await this.invalidate.key(updated.hash);
     return updated;
   }
 
@@ -113,6 +117,7 @@ export class KeysService {
     } catch {
       expiresAt = null;
     }
+    await this.invalidate.key(old.hash);
     this.events.emit(orgId, 'key.rotated', rotatedData(old, key, expiresAt, graceHours, actor));
     return { key, value, imported: false, old: oldAfter, graceHours };
   }
@@ -177,6 +182,7 @@ export class KeysService {
       }
       const updated = await this.store.updateKey(orgId, key.id, { status: 'revoked' });
       if (updated === null) continue;
+      await this.invalidate.key(updated.hash);
       this.events.emit(orgId, 'key.revoked', revokedData(updated, actor, true));
       revoked.push(updated);
     }

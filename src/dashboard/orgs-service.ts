@@ -1,6 +1,7 @@
 /** Organizations and the first-start bootstrap of an Owner (env or CLI). */
 import { randomUUID } from 'node:crypto';
-import { invalid } from '../errors/gateway-error.js';
+import { GatewayError, invalid } from '../errors/gateway-error.js';
+import type { CacheInvalidator } from './cache-invalidation.js';
 import { name as validName } from './validate.js';
 import type { OrgRecord, Store } from '../store/contract.js';
 import type { BootstrapOwner } from './config.js';
@@ -12,6 +13,7 @@ export class OrgsService {
     private readonly users: UsersService,
     private readonly now: () => number,
     private readonly defaultFallbacks: readonly string[],
+    private readonly invalidate: CacheInvalidator,
   ) {}
 
   async create(name: unknown): Promise<OrgRecord> {
@@ -34,6 +36,14 @@ export class OrgsService {
 
   async get(orgId: string): Promise<OrgRecord | null> {
     return this.store.getOrg(orgId);
+  }
+
+  /** Changes the organization (404 when there is none) and evicts its keys from every gateway's key cache. */
+  async update(orgId: string, patch: Parameters<Store['updateOrg']>[1]): Promise<OrgRecord> {
+    const org = await this.store.updateOrg(orgId, patch);
+    if (org === null) throw new GatewayError('not_found', { message: `organization ${orgId} not found` });
+    await this.invalidate.org(orgId);
+    return org;
   }
 
   /**

@@ -8,6 +8,8 @@ import { WEBHOOK_TIMEOUT_MS } from '../events/webhook-sender.js';
 import { CHANNEL_TEST_TIMEOUT_MS } from '../events/channel-sender.js';
 import { Logger } from '../obs/logger.js';
 import type { Store } from '../store/contract.js';
+import { invalidationBus } from '../store/index.js';
+import { CacheInvalidator } from './cache-invalidation.js';
 import { ChannelsService } from './channels-service.js';
 import { DEFAULT_NOTICES, DEFAULT_SESSION_TTL_MS, type NoticeOptions } from './config.js';
 import { CreditsService } from './credits-service.js';
@@ -56,6 +58,8 @@ export interface Services {
   channels: ChannelsService;
   events: KeyEventEmitter;
   notices: BudgetNotifier;
+  /** Key-cache invalidation on every gateway node (keys, teams, organizations). */
+  invalidate: CacheInvalidator;
 }
 
 export function createServices(store: Store, opts: ServiceOptions = {}): Services {
@@ -69,6 +73,7 @@ export function createServices(store: Store, opts: ServiceOptions = {}): Service
   const secretStore = opts.secretBox ? sealedKv(store, opts.secretBox) : store;
   const webhooks = new WebhooksService(secretStore, guard, now);
   const events = new KeyEventEmitter({ webhooks, guard, serviceName, timeoutMs: opts.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS, log, now });
+  const invalidate = new CacheInvalidator(invalidationBus(store), log);
   const notices = new BudgetNotifier({ store, users, mailer, options: { ...DEFAULT_NOTICES, ...opts.notices }, log, serviceName });
   return {
     store,
@@ -77,8 +82,8 @@ export function createServices(store: Store, opts: ServiceOptions = {}): Service
     users,
     invitations: new InvitationsService({ store, users, mailer, origin: opts.origin ?? 'http://localhost', serviceName, now }),
     sessions: new Sessions(store, opts.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS, now),
-    orgs: new OrgsService(store, users, now, opts.defaultFallbacks ?? []),
-    keys: new KeysService(store, events, now),
+    orgs: new OrgsService(store, users, now, opts.defaultFallbacks ?? [], invalidate),
+    keys: new KeysService(store, events, now, invalidate),
     credits: new CreditsService(store, notices, now),
     webhooks,
     channels: new ChannelsService({
@@ -91,5 +96,6 @@ export function createServices(store: Store, opts: ServiceOptions = {}): Service
     }),
     events,
     notices,
+    invalidate,
   };
 }

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { IncomingRequest } from '../server/types.js';
 import { StoreUnavailableError, type KeyRecord, type OrgRecord, type RecordStore, type TeamRecord } from '../store/contract.js';
+import type { Invalidation, InvalidationListener } from '../store/invalidation.js';
 import type { Flow } from './flow.js';
 import { ipAllowed } from './ip-policy.js';
 import type { Stage } from './stage.js';
@@ -16,6 +17,8 @@ export const KEY_PREFIXES = ['sk-svc-', 'sk-legacy-'] as const;
  */
 export const AUTH_FAILURES_PER_MINUTE = 30;
 const FAILURE_WINDOW_MS = 60_000;
+/** Key-cache TTL while the invalidation subscription is down (changes may be missed meanwhile). */
+export const DEGRADED_KEY_CACHE_TTL_MS = 1_000;
 
 export function hashKey(value: string): string {
   return createHash('sha256').update(value).digest('hex');
@@ -61,10 +64,16 @@ interface Cached {
  * organization and its team are cached together by key hash, so the hot path reads none of them from the
  * Store; concurrent misses for one key share one lookup. A cached record can be up to `ttlMs` stale in its
  * limits and budget, never in its status: admission re-checks the status atomically in the Store, so a
- * revocation bites on the very next request on every node.
+ * revocation bites on the very next request on every node. Every other change made through the dashboard or
+ * the CLI (limits, budget, expiry, team, organization suspension) evicts the affected entries on every node
+ * through the invalidation bus (`onInvalidate`); while the bus is down entries live `DEGRADED_KEY_CACHE_TTL_MS`.
  */
-export class Authenticator {
+export class Authenticator implements InvalidationListener {
   readonly #cache: LRUCache<string, Cached>;
+  readonly #ttlMs: number;
+  /** Bumped by every eviction: a lookup that started before it must not cache what it read. */
+  #generation = 0;
+  #degraded = false;
   readonly #loading = new Map<string, Promise<Cached | null>>();
   /** Addresses over the failure limit, until the end of their window. */
   readonly #throttled = new LRUCache<string, true>({ max: 100_000, ttl: FAILURE_WINDOW_MS });
@@ -74,7 +83,41 @@ export class Authenticator {
     ttlMs: number,
     private readonly failuresPerMinute = AUTH_FAILURES_PER_MINUTE,
   ) {
-    this.#cache = new LRUCache({ max: 50_000, ttl: Math.max(ttlMs, 1) });
+    this.#ttlMs = Math.max(ttlMs, 1);
+    this.#cache = new LRUCache({ max: 50_000, ttl: this.#ttlMs });
+  }
+
+  /** Evicts what a dashboard or CLI change made stale (one key, or every key of a team or organization). */
+  onInvalidate(msg: Invalidation): void {
+    this.#generation++;
+    if (msg.kind === 'key') {
+      this.#cache.delete(msg.hash);
+      return;
+    }
+    for (const [hash, c] of this.#cache.entries()) {
+      if (c.org.id !== msg.orgId) continue;
+      if (msg.kind === 'org' || c.key.teamId === msg.teamId) this.#cache.delete(hash);
+    }
+  }
+
+  /**
+   * The invalidation subscription went down (changes may now be missed: entries live a short TTL) or came
+   * back (whatever was cached meanwhile is dropped, as a missed change may cover it).
+   */
+  onLink(up: boolean): void {
+    this.#generation++;
+    this.#degraded = !up;
+    this.#cache.clear();
+  }
+
+  /** True while the invalidation subscription is down or not yet confirmed (entries live the short TTL). */
+  get degraded(): boolean {
+    return this.#degraded;
+  }
+
+  /** Entries the cache holds (tests). */
+  get cached(): number {
+    return this.#cache.size;
   }
 
   #throttle(): GatewayError {
@@ -112,6 +155,7 @@ export class Authenticator {
   }
 
   async #load(hash: string): Promise<Cached | null> {
+    const generation = this.#generation;
     let key: KeyRecord | null;
     let org: OrgRecord | null = null;
     let team: TeamRecord | null = null;
@@ -131,7 +175,7 @@ export class Authenticator {
     // Constant-time comparison of the stored hash with the presented key's hash.
     if (!key || !org || !timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
     const hit = { key, org, team };
-    this.#cache.set(hash, hit);
+    if (generation === this.#generation) this.#cache.set(hash, hit, this.#degraded ? { ttl: Math.min(this.#ttlMs, DEGRADED_KEY_CACHE_TTL_MS) } : undefined);
     return hit;
   }
 

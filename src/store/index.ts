@@ -3,6 +3,7 @@
  * (many nodes).
  */
 import type { Store } from './contract.js';
+import { LocalInvalidationBus, type InvalidationBus } from './invalidation.js';
 import { MemoryStore } from './memory/memory-store.js';
 import { RedisStore } from './redis/redis-store.js';
 
@@ -15,6 +16,15 @@ export async function createStore(opts: StoreOptions): Promise<Store> {
   if (opts.kind === 'memory') return new MemoryStore(opts);
   return RedisStore.connect(opts);
 }
+
+/** The store's key-cache invalidation bus; any other Store (a test double) gets a private in-process bus. */
+export function invalidationBus(store: Store): InvalidationBus {
+  if (store instanceof MemoryStore || store instanceof RedisStore) return store.invalidationBus();
+  let bus = fallbackBuses.get(store);
+  if (bus === undefined) fallbackBuses.set(store, (bus = new LocalInvalidationBus()));
+  return bus;
+}
+const fallbackBuses = new WeakMap<Store, InvalidationBus>();
 
 export { StoreUnavailableError } from './contract.js';
 export type * from './contract.js';

@@ -50,6 +50,7 @@ import { accountOf, applySettlements, applyTopUp, changeSet, insertKey, insertOr
 import { OrgHolds } from './holds.js';
 import { HitCounters } from './kv.js';
 import { Limiter } from './limiter.js';
+import { LocalInvalidationBus, type InvalidationBus } from '../invalidation.js';
 import { initDatabase, type MigrationResult } from './migrate.js';
 
 export interface MemoryStoreOptions {
@@ -79,6 +80,12 @@ function created(result: CreateResult, what: string): void {
 
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const;
+  readonly #bus = new LocalInvalidationBus();
+
+  /** Key-cache invalidation: one process, so the bus is in-process. */
+  invalidationBus(): InvalidationBus {
+    return this.#bus;
+  }
   /** What the first start migrated from a snapshot (null when there was nothing to migrate). */
   readonly migrated: MigrationResult | null;
   readonly #dbs: StoreDbs;

@@ -40,6 +40,7 @@ import { closeRedis, connectRedis, pingRedis, toStoreError, type RedisClient, ty
 import { K, orgPrefix } from './keys.js';
 import { array, balanceView, fromFlat, fromHash, int, settleInstruction, spendRows, str, strings, toFields } from './records.js';
 import { loadScripts, type ScriptArg, type ScriptName, type Scripts } from './scripts.js';
+import { RedisInvalidationBus, type InvalidationBus } from '../invalidation.js';
 
 const LEDGER_PAGE = 1_000;
 
@@ -61,6 +62,7 @@ export class RedisStore implements Store {
   readonly #redis: RedisClient;
   readonly #scripts: Scripts;
   readonly #ledgerCap: number;
+  #bus: RedisInvalidationBus | null = null;
 
   private constructor(redis: RedisClient, scripts: Scripts, ledgerCap: number) {
     this.#redis = redis;
@@ -293,6 +295,11 @@ export class RedisStore implements Store {
 
   async ping(timeoutMs: number): Promise<boolean> {
     return pingRedis(this.#redis, timeoutMs);
+  }
+
+  /** Key-cache invalidation over pub/sub (publish on this connection; each subscriber opens its own). */
+  invalidationBus(): InvalidationBus {
+    return (this.#bus ??= new RedisInvalidationBus(this.#redis));
   }
 
   async close(): Promise<void> {
