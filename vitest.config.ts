@@ -20,6 +20,7 @@ export const SERIAL = [
   'test/integration/operator-startup.test.ts',
   'test/integration/operator-data-dir.test.ts',
   'test/integration/newcomer-path.test.ts',
+  'test/integration/dashboard/cluster-invalidation.test.ts',
 ];
 
 const serial = process.env.VITEST_SERIAL === '1';
