@@ -29,6 +29,11 @@ export interface WorkerTasks {
 export interface TaskOptions {
   /** Organization id; tasks of the gateway itself (start-up) use ''. */
   tenant: string;
+  /**
+   * Drops the task while it still waits in the fair queue (the promise rejects with the reason). It is never
+   * passed to piscina: piscina answers an abort of a running task by terminating the worker thread and starting
+   * a new one, so a task that has started always runs to completion.
+   */
   signal?: AbortSignal;
 }
 
@@ -42,6 +47,7 @@ export interface TaskOptions {
 export class WorkerPool {
   readonly #pool: Piscina;
   readonly #fair: FairQueue;
+  #created = 0;
 
   constructor(opts: { min: number; max: number; env?: Record<string, string> }) {
     const filename = join(projectRoot(), 'dist', 'workers', 'index.js');
@@ -53,6 +59,7 @@ export class WorkerPool {
       idleTimeout: 60_000,
       env: { ...process.env, ...(opts.env ?? {}) },
     });
+    this.#pool.on('workerCreate', () => this.#created++);
     this.#fair = new FairQueue(opts.max, Math.max(1, Math.floor(opts.max / 2)));
   }
 
@@ -60,7 +67,7 @@ export class WorkerPool {
     const { tenant, signal } = opts;
     return this.#fair.run(
       tenant,
-      () => this.#pool.run(payload, signal ? { name, signal } : { name }) as Promise<WorkerTasks[K]['out']>,
+      () => this.#pool.run(payload, { name }) as Promise<WorkerTasks[K]['out']>,
       signal,
     );
   }
@@ -73,6 +80,11 @@ export class WorkerPool {
   /** Tasks waiting for a fair slot (all tenants). */
   get queued(): number {
     return this.#fair.queued;
+  }
+
+  /** Worker threads started since the pool was created (a respawned worker counts again). */
+  get workersCreated(): number {
+    return this.#created;
   }
 
   get threads(): number {
