@@ -16,6 +16,14 @@ export function projectRoot(): string {
   return dir;
 }
 
+/**
+ * V8 heap limits of a worker thread. Tasks are small and short (a batch of texts in, scores or a count out), so a
+ * small young generation suffices: by default V8 lets each worker's new space grow to 16 MiB semi-spaces (about
+ * 48 MiB), which under load stays resident in every worker. The old-generation cap is far above what a worker
+ * holds (the guard model and the tokenizer live outside the JS heap) and only stops a runaway task.
+ */
+const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 } as const;
+
 /** Named worker tasks and their payload/result types (workers/index.ts). */
 export interface WorkerTasks {
   countTokens: { in: { texts: string[] }; out: number };
@@ -57,6 +65,7 @@ export class WorkerPool {
       minThreads: opts.min,
       maxThreads: opts.max,
       idleTimeout: 60_000,
+      resourceLimits: WORKER_RESOURCE_LIMITS,
       env: { ...process.env, ...(opts.env ?? {}) },
     });
     this.#pool.on('workerCreate', () => this.#created++);
