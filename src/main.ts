@@ -17,7 +17,7 @@ import { watchCatalog } from './routing/reload.js';
 import { assertNativeUws } from './server/app.js';
 import { processCount, processIndex, reportReady, superviseProcesses } from './server/processes.js';
 import { assertPortFree, StartupError } from './server/startup.js';
-import { startSimulator, type Simulator } from './sim/server.js';
+import type { Simulator } from './sim/server.js';
 import { SIM_ENV } from './sim/upstream-urls.js';
 import { createStore, StoreUnavailableError } from './store/index.js';
 
@@ -121,6 +121,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   let sim: Simulator | null = null;
   let simulated: string[] = [];
   if (config.dev.bootstrap && needsSimulator(config, env)) {
+    // Imported only when used: the simulator's tokenizer (tiktoken WASM + o200k ranks) is ~70 MiB of resident memory.
+    const { startSimulator } = await import('./sim/server.js');
     sim = await startSimulator({ port: config.dev.simulatorPort, host: '127.0.0.1' });
     ({ models: config.models, simulated } = simulatedCatalog(config.models, env, sim.url));
   }

@@ -13,7 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import { GUARD_LABELS, type GuardLabel } from '../src/guard/labels.js';
-import { loadModel, scoreText, type GuardModel, type GuardScores } from '../src/guard/model.js';
+import { compactForScoring, loadModel, scoreText, type GuardModel, type GuardScores } from '../src/guard/model.js';
 import { defaultModelPath, findProjectRoot } from '../src/guard/paths.js';
 
 export { GUARD_LABELS, type GuardLabel, type GuardScores };
@@ -51,7 +51,10 @@ function getModel(): { path: string; model: GuardModel } {
     );
   }
   try {
-    cached = { path, model: loadModel(path) };
+    const model = loadModel(path);
+    // Score-only from here: keep the int8 table, drop the float32 copy (less resident memory per worker).
+    compactForScoring(model);
+    cached = { path, model };
   } catch (err) {
     throw new Error(`${GUARD_UNAVAILABLE_PREFIX}: cannot load model ${path}: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -106,9 +106,9 @@ export async function main(argv: string[]): Promise<void> {
   // a 2,000-token production-like prompt (o200k tokens) composed from our own benign corpus (timing only)
   const corpus = benignCorpus();
   let tok = '';
-  for (let i = 0; countTokens({ texts: [tok] }) < 2000; i += 7) tok += `${corpus[i % corpus.length]?.text ?? ''}\n\n`;
+  for (let i = 0; (await countTokens({ texts: [tok] })) < 2000; i += 7) tok += `${corpus[i % corpus.length]?.text ?? ''}\n\n`;
   const tok2000 = tok;
-  const tok2000n = countTokens({ texts: [tok2000] });
+  const tok2000n = await countTokens({ texts: [tok2000] });
   const latTok: number[] = [];
   for (let i = 0; i < 200; i++) scoreTextArray(m, tok2000);
   for (let i = 0; i < 2000; i++) latTok.push(timeIt(() => scoreTextArray(m, tok2000)));

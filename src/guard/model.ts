@@ -127,6 +127,18 @@ function q8Table(model: GuardModel): Q8Table | null {
   return t;
 }
 
+/**
+ * Makes a q8 model score-only and compact: builds its int8 scoring table (1 byte per weight) and releases the
+ * float32 copy (4 bytes per weight, 8 MiB for 2^18 rows x 8 labels), which scoring of a q8 model never reads.
+ * Returns false (and changes nothing) for an f32 model. Afterwards the model can still score, but must not be
+ * trained, quantised or saved (workers/guard.ts uses this on its private copy).
+ */
+export function compactForScoring(model: GuardModel): boolean {
+  if (q8Table(model) === null) return false;
+  model.weights = new Float32Array(0);
+  return true;
+}
+
 const sharedBuf = new FeatureBuffer();
 
 function sigmoid(z: number): number {

@@ -16,6 +16,14 @@ export function projectRoot(): string {
   return dir;
 }
 
+/**
+ * V8 heap limits of a worker thread. Tasks are small and short (a batch of texts in, scores or a count out), so a
+ * small young generation suffices: by default V8 lets each worker's new space grow to 16 MiB semi-spaces (about
+ * 48 MiB), which under load stays resident in every worker. The old-generation cap is far above what a worker
+ * holds (the guard model and the tokenizer live outside the JS heap) and only stops a runaway task.
+ */
+const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 } as const;
+
 /** Named worker tasks and their payload/result types (workers/index.ts). */
 export interface WorkerTasks {
   countTokens: { in: { texts: string[] }; out: number };
@@ -29,6 +37,11 @@ export interface WorkerTasks {
 export interface TaskOptions {
   /** Organization id; tasks of the gateway itself (start-up) use ''. */
   tenant: string;
+  /**
+   * Drops the task while it still waits in the fair queue (the promise rejects with the reason). It is never
+   * passed to piscina: piscina answers an abort of a running task by terminating the worker thread and starting
+   * a new one, so a task that has started always runs to completion.
+   */
   signal?: AbortSignal;
 }
 
@@ -42,6 +55,7 @@ export interface TaskOptions {
 export class WorkerPool {
   readonly #pool: Piscina;
   readonly #fair: FairQueue;
+  #created = 0;
 
   constructor(opts: { min: number; max: number; env?: Record<string, string> }) {
     const filename = join(projectRoot(), 'dist', 'workers', 'index.js');
@@ -51,8 +65,10 @@ export class WorkerPool {
       minThreads: opts.min,
       maxThreads: opts.max,
       idleTimeout: 60_000,
+      resourceLimits: WORKER_RESOURCE_LIMITS,
       env: { ...process.env, ...(opts.env ?? {}) },
     });
+    this.#pool.on('workerCreate', () => this.#created++);
     this.#fair = new FairQueue(opts.max, Math.max(1, Math.floor(opts.max / 2)));
   }
 
@@ -60,7 +76,7 @@ export class WorkerPool {
     const { tenant, signal } = opts;
     return this.#fair.run(
       tenant,
-      () => this.#pool.run(payload, signal ? { name, signal } : { name }) as Promise<WorkerTasks[K]['out']>,
+      () => this.#pool.run(payload, { name }) as Promise<WorkerTasks[K]['out']>,
       signal,
     );
   }
@@ -73,6 +89,11 @@ export class WorkerPool {
   /** Tasks waiting for a fair slot (all tenants). */
   get queued(): number {
     return this.#fair.queued;
+  }
+
+  /** Worker threads started since the pool was created (a respawned worker counts again). */
+  get workersCreated(): number {
+    return this.#created;
   }
 
   get threads(): number {

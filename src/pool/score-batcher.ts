@@ -19,7 +19,8 @@ const MAX_TEXTS_PER_TASK = 64;
  * cannot make another organization's batch miss its deadline. The pool hand-off (structured clone, message port,
  * worker wake-up) was the largest single CPU cost per request in the load benchmark; batching pays it once
  * per turn instead of once per request. A batch that misses the deadline fails every request in it, which
- * the inspect stage answers with 503 and `x-svc-guardrails: unavailable`.
+ * the inspect stage answers with 503 and `x-svc-guardrails: unavailable` (monitor mode serves it). The deadline
+ * never kills a worker: it drops the batch if still queued, else lets it finish and discards the results.
  */
 export class ScoreBatcher {
   #waiting: Waiter[] = [];
@@ -62,12 +63,25 @@ export class ScoreBatcher {
   }
 
   #dispatch(group: Waiter[]): void {
+    // The deadline bounds the *wait*, never the worker: an abort handed to piscina terminates the worker thread
+    // and starts a new one (~250 ms of CPU each, so an overload spiralled into worker churn). The signal goes
+    // to the pool's fair queue only: a batch still queued when its deadline passes is dropped before it starts
+    // (every request in it has its verdict already), while a batch already running finishes on its worker and
+    // its late results are discarded.
     const ac = new AbortController();
-    const timer = setTimeout(() => ac.abort(new Error(`guardrail scoring exceeded ${this.deadlineMs} ms`)), this.deadlineMs);
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      const err = new Error(`guardrail scoring exceeded ${this.deadlineMs} ms`);
+      ac.abort(err);
+      for (const w of group) w.reject(err);
+    }, this.deadlineMs);
     const texts = group.length === 1 ? group[0]!.texts : group.flatMap((w) => w.texts);
     this.pool.run('score', { texts }, { tenant: group[0]!.tenant, signal: ac.signal }).then(
       (results) => {
         clearTimeout(timer);
+        if (settled) return;
+        settled = true;
         let i = 0;
         for (const w of group) {
           w.resolve(results.slice(i, i + w.texts.length));
@@ -76,6 +90,8 @@ export class ScoreBatcher {
       },
       (err: unknown) => {
         clearTimeout(timer);
+        if (settled) return;
+        settled = true;
         for (const w of group) w.reject(err);
       },
     );

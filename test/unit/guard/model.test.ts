@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GUARD_LABELS } from '../../../src/guard/labels.js';
 import {
+  compactForScoring,
   loadModel,
   logitsOf,
   logitsPerWindowReference,
@@ -97,5 +98,25 @@ describe('guard model serialisation', () => {
     const p = join(dir, 'bad.json');
     writeFileSync(p, JSON.stringify(obj));
     expect(() => loadModel(p)).toThrow(/feature version/);
+  });
+});
+
+describe('compactForScoring (worker copy of the model)', () => {
+  it('drops the float32 weights of a q8 model and keeps every score identical', () => {
+    const model = trainModel(syntheticExamples(), TEST_TRAIN);
+    quantizeWeights(model);
+    const json = serializeModel(model);
+    const full = parseModel(json);
+    const compact = parseModel(json);
+    expect(compactForScoring(compact)).toBe(true);
+    expect(compact.weights.length).toBe(0);
+    for (const p of probes) expect(Array.from(scoreTextArray(compact, p))).toEqual(Array.from(scoreTextArray(full, p)));
+  });
+
+  it('leaves an f32 model untouched (its scoring reads the float weights)', () => {
+    const model = trainModel(syntheticExamples(), TEST_TRAIN);
+    const n = model.weights.length;
+    expect(compactForScoring(model)).toBe(false);
+    expect(model.weights.length).toBe(n);
   });
 });
