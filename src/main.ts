@@ -3,6 +3,7 @@ import { replayJournal, SettlementJournal } from './billing/settlement-journal.j
 import { loadConfig } from './config/load.js';
 import { missingCredentials, type MissingCredential } from './config/credentials.js';
 import { ConfigError } from './config/fields.js';
+import { unknownEnvNames } from './config/env-names.js';
 import type { GatewayConfig } from './config/schema.js';
 import { needsSimulator, seedDev, simulatedCatalog } from './dev/bootstrap.js';
 import { startGateway } from './gateway.js';
@@ -81,6 +82,10 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     }
   }
   const log = new Logger(config.log.level, config.log.json);
+  const strayEnv = index === null || index === 0 ? unknownEnvNames(env) : [];
+  for (const u of strayEnv) {
+    log.warn(`environment variable ${u.name} is not a setting of this gateway and is ignored`, { variable: u.name, did_you_mean: u.suggestion });
+  }
   // State kept on this machine: the embedded store (beside its snapshot path) or, on Redis, the data dir.
   const stateDir = config.store.kind === 'memory' ? (config.store.snapshotPath && dirname(config.store.snapshotPath)) : config.dataDir;
   // Each of SVC_PROCESSES' processes (Redis store only) keeps its own lock and settlement journal.
@@ -161,6 +166,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
       (c) =>
         `  credential  ${c.variable} is unset: ${c.models.join(', ')} ${sim ? 'served by the simulator' : 'will be refused by the provider'}`,
     ),
+    ...strayEnv.map((u) => `  ignored     ${u.name} is not a setting${u.suggestion ? ` (did you mean ${u.suggestion}?)` : ''}`),
     `  guardrails  ${config.guardrails.mode}`,
     `  secrets     sealed with ${secrets.source}`,
   ];
