@@ -1,3 +1,5 @@
+import { closestName } from './fields.js';
+
 /**
  * Every SVC_* environment variable the gateway reads. A name outside this list is a typo or a setting this version
  * does not have; the start-up warning names it (with the closest known name) instead of ignoring it silently.
@@ -44,35 +46,14 @@ const known = new Set(KNOWN_ENV_NAMES);
 
 export interface UnknownEnvName {
   name: string;
-  /** The known name within a small edit distance, if any. */
+  /** The known name within two edits, if any. */
   suggestion: string | null;
 }
 
 /** The SVC_* variables set in `env` that the gateway does not read, each with the nearest known name. */
 export function unknownEnvNames(env: NodeJS.ProcessEnv): UnknownEnvName[] {
-  const out: UnknownEnvName[] = [];
-  for (const name of Object.keys(env).sort()) {
-    if (!name.startsWith('SVC_') || known.has(name)) continue;
-    let best: string | null = null;
-    let bestDistance = 4; // farther than three edits is not a typo of that name
-    for (const k of KNOWN_ENV_NAMES) {
-      const d = editDistance(name, k);
-      if (d < bestDistance) [best, bestDistance] = [k, d];
-    }
-    out.push({ name, suggestion: best });
-  }
-  return out;
-}
-
-/** Levenshtein distance (two rows; names are short). */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
+  return Object.keys(env)
+    .filter((name) => name.startsWith('SVC_') && !known.has(name))
+    .sort()
+    .map((name) => ({ name, suggestion: closestName(name, KNOWN_ENV_NAMES) }));
 }

@@ -127,8 +127,8 @@ export function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** ` (did you mean "x"?)` when one known name is within two edits of `name`, else ''. */
-export function didYouMean(name: string, known: Iterable<string>): string {
+/** The known name within two edits of `name` (case-insensitive), closest first; null when there is none. */
+export function closestName(name: string, known: Iterable<string>): string | null {
   let best: string | null = null;
   let bestD = 3;
   for (const k of known) {
@@ -138,6 +138,12 @@ export function didYouMean(name: string, known: Iterable<string>): string {
       bestD = d;
     }
   }
+  return best;
+}
+
+/** ` (did you mean "x"?)` when one known name is within two edits of `name`, else ''. */
+export function didYouMean(name: string, known: Iterable<string>): string {
+  const best = closestName(name, known);
   return best === null ? '' : ` (did you mean ${JSON.stringify(best)}?)`;
 }
 
