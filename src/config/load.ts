@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { DEMO_ALIASES, DEMO_CATALOG } from '../routing/demo-catalog.js';
 import { providerNames } from '../providers/registry.js';
 import { ConfigError, FieldReader, unknownFields, type Json, type JsonObject } from './fields.js';
-import { mergeById, readAliases, readModels } from './models.js';
-import { CONFIG_FIELDS, GUARD_CATEGORIES, type GatewayConfig, type GuardCategory } from './schema.js';
+import { mergeById, readAliases, readEndpoint, readModels } from './models.js';
+import { CONFIG_FIELDS, GUARD_CATEGORIES, type GatewayConfig, type GuardCategory, type GuardSecondStageConfig } from './schema.js';
 
 function parseFile(path: string): JsonObject {
   let text: string;
@@ -24,6 +24,26 @@ function parseFile(path: string): JsonObject {
   }
   return parsed as JsonObject;
 }
+
+/** The optional second guardrail stage; null when absent. */
+function readSecondStage(r: FieldReader, raw: Json | undefined, guardTimeoutMs: number): GuardSecondStageConfig | null {
+  if (raw === undefined || raw === null) return null;
+  const path = 'guardrails.secondStage';
+  const s = r.obj(raw, path);
+  const endpoint = readEndpoint(r, s.endpoint ?? {}, `${path}.endpoint`, MODERATION_PROVIDERS);
+  const band = r.obj(s.band ?? {}, `${path}.band`);
+  const from = r.num(band, 'from', `${path}.band`, 0.5, 0.01, 0.99);
+  const to = r.num(band, 'to', `${path}.band`, 1.5, 1, 100);
+  return {
+    endpoint,
+    band: { from, to },
+    timeoutMs: r.int(s, 'timeoutMs', path, guardTimeoutMs, 1, guardTimeoutMs),
+    priceUsd: r.num(s, 'priceUsd', path, 0, 0, 1),
+  };
+}
+
+/** Providers whose API has the OpenAI moderation endpoint (`POST <baseUrl>/moderations`). */
+const MODERATION_PROVIDERS = ['openai', 'openai-compatible'];
 
 /**
  * Builds the validated config: defaults <- file (SVC_CONFIG) <- environment. Throws ConfigError listing
@@ -71,6 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
     } else thresholds[k as GuardCategory] = v;
   }
 
+  const guardTimeoutMs = r.int(guardRaw, 'timeoutMs', 'guardrails', 250, 1, 60_000);
+
   const devRaw: JsonObject = { ...r.obj(top.dev, 'dev') };
   r.fromEnv(env, 'SVC_DEV_KEY', devRaw, 'key', 'str');
   r.fromEnv(env, 'SVC_DEV_BOOTSTRAP', devRaw, 'bootstrap', 'bool');
@@ -115,8 +137,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
     guardrails: {
       mode: r.oneOf(guardRaw, 'mode', 'guardrails', 'enforce', ['enforce', 'monitor', 'off'] as const),
       thresholds,
-      timeoutMs: r.int(guardRaw, 'timeoutMs', 'guardrails', 250, 1, 60_000),
+      timeoutMs: guardTimeoutMs,
       maxChars: r.int(guardRaw, 'maxChars', 'guardrails', 32_768, 256, 10_000_000),
+      secondStage: readSecondStage(r, guardRaw.secondStage, guardTimeoutMs),
     },
     holds: { ttlMs: r.int(holds, 'ttlMs', 'holds', 15 * 60_000, 1000) },
     leases: { ttlMs: r.int(leases, 'ttlMs', 'leases', 10 * 60_000, 1000) },

@@ -18,7 +18,7 @@ function readPricing(r: FieldReader, raw: Json | undefined, path: string): Model
   return pricing;
 }
 
-function readEndpoint(r: FieldReader, raw: Json, path: string, providers: readonly string[]): EndpointConfig {
+export function readEndpoint(r: FieldReader, raw: Json, path: string, providers: readonly string[]): EndpointConfig {
   const e = r.obj(raw, path);
   const baseUrl = r.str(e, 'baseUrl', path, '');
   if (baseUrl) {

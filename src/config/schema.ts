@@ -67,6 +67,25 @@ export interface GuardrailConfig {
   timeoutMs: number;
   /** Characters of prompt text scored; longer prompts get x-svc-guardrails: partial. */
   maxChars: number;
+  /** The optional second stage for the uncertain band (off = null, the default). */
+  secondStage: GuardSecondStageConfig | null;
+}
+
+/**
+ * A moderation model asked about the moderation categories whose first-stage score falls in the uncertain band
+ * (src/guard/second-stage.ts). Called through the provider layer like any upstream; its verdict replaces the
+ * first stage's for those categories only. Prompt injection stays with the first stage (moderation endpoints
+ * do not judge it).
+ */
+export interface GuardSecondStageConfig {
+  /** An OpenAI-format moderation API, `POST <baseUrl>/moderations` (provider `openai` or `openai-compatible`). */
+  endpoint: EndpointConfig;
+  /** A score in [from x threshold, to x threshold) is uncertain (0 < from < 1 <= to). */
+  band: { from: number; to: number };
+  /** The call's own deadline (at most guardrails.timeoutMs): later, the first stage's verdict stands. */
+  timeoutMs: number;
+  /** USD per call, added to the organization's charge for a served request (OpenAI's moderation API is free). */
+  priceUsd: number;
 }
 
 export type StoreConfig =
@@ -146,7 +165,18 @@ export const CONFIG_FIELDS: { readonly [key: string]: FieldSpec } = {
   ],
   aliases: [{ id: true, kind: true, models: true, tiers: { simple: true, tools: true, long: true, reasoning: true } }],
   defaultFallbacks: true,
-  guardrails: { mode: true, thresholds: 'open', timeoutMs: true, maxChars: true },
+  guardrails: {
+    mode: true,
+    thresholds: 'open',
+    timeoutMs: true,
+    maxChars: true,
+    secondStage: {
+      endpoint: { provider: true, upstreamModel: true, baseUrl: true, apiKeyEnv: true, timeouts: TIMEOUT_FIELDS, headers: 'open' },
+      band: { from: true, to: true },
+      timeoutMs: true,
+      priceUsd: true,
+    },
+  },
   holds: { ttlMs: true },
   leases: { ttlMs: true },
   settlement: { batchSize: true, flushMs: true },

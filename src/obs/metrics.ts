@@ -90,6 +90,12 @@ export class Metrics {
     labelNames: ['category', 'mode'] as const,
     registers: [this.registry],
   });
+  readonly guardSecondStage = new Counter({
+    name: 'svc_guardrail_second_stage_total',
+    help: 'Calls to the guardrail second stage, by outcome (answered; timeout or error: the first stage stood).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   /** Gauges rendered by their owners at scrape time (Prometheus text, no trailing newline). */
   gauges: (() => string)[] = [];
   readonly #collected: Gauge[] = [];

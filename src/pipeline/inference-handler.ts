@@ -13,6 +13,7 @@ import { journalingSink, record, sendError, settle } from './finish.js';
 import { TextFlow } from './flow.js';
 import type { FrontEnd } from './front-end.js';
 import { inspectStage, startInspectionStage } from './inspect.js';
+import { SecondStage } from '../guard/second-stage.js';
 import { holdStage } from './reserve.js';
 import { exactInputTokens, resolveStage, routeStage } from './route-stage.js';
 import { admitHoldStage } from './admit-hold.js';
@@ -35,7 +36,9 @@ import { isGatewayError } from '../errors/gateway-error.js';
  */
 export function textChain(deps: GatewayDeps, thresholds: () => Record<GuardCategory, number>): readonly Stage<TextFlow>[] {
   const { config, store, pool, log } = deps;
-  const inspection = { guardrails: config.guardrails, scorer: deps.scorer, thresholds, metrics: deps.metrics, log };
+  const second = config.guardrails.secondStage;
+  const secondStage = second ? new SecondStage(second, { agent: deps.agent, env: deps.env }) : null;
+  const inspection = { guardrails: config.guardrails, scorer: deps.scorer, thresholds, metrics: deps.metrics, log, secondStage };
   const admitDeps = { store, auth: deps.auth, limits: config.limits, leaseTtlMs: config.leases.ttlMs, log };
   const holdDeps = { store, pool, holdTtlMs: config.holds.ttlMs, log };
   const routeDeps = { catalog: deps.catalog, health: deps.health, pool };

@@ -4,6 +4,8 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { Logger } from '../obs/logger.js';
 import type { Metrics } from '../obs/metrics.js';
 import type { ScoreBatcher } from '../pool/score-batcher.js';
+import { usdToNano } from '../billing/money.js';
+import type { SecondStage } from '../guard/second-stage.js';
 import type { TextFlow } from './flow.js';
 import type { Stage } from './stage.js';
 import type { RequestState } from './state.js';
@@ -12,8 +14,10 @@ export interface InspectDeps {
   guardrails: GatewayConfig['guardrails'];
   scorer: Pick<ScoreBatcher, 'score'>;
   thresholds: () => Readonly<Record<GuardCategory, number>>;
-  metrics: Pick<Metrics, 'guardMs' | 'guardFlags'>;
+  metrics: Pick<Metrics, 'guardMs' | 'guardFlags' | 'guardSecondStage'>;
   log: Pick<Logger, 'info' | 'warn'>;
+  /** The optional second stage for the uncertain band (guardrails.secondStage), else null. */
+  secondStage?: SecondStage | null;
 }
 
 export interface PendingInspection {
@@ -129,7 +133,8 @@ export async function inspect(d: InspectDeps, st: RequestState, pending: Pending
     d.metrics.guardMs.observe({}, performance.now() - pending.startedAt);
   }
   const scores = categoryScores(results, pending.untrusted);
-  const flagged = GUARD_CATEGORIES.filter((cat) => scores[cat] >= thresholds[cat]);
+  let flagged = GUARD_CATEGORIES.filter((cat) => scores[cat] >= thresholds[cat]);
+  if (d.secondStage) flagged = await secondOpinion(d, d.secondStage, st, pending, scores, thresholds, flagged);
   for (const cat of flagged) d.metrics.guardFlags.inc({ category: cat, mode: cfg.mode });
   if (cfg.mode === 'monitor') {
     st.guardrails = 'monitor';
@@ -152,6 +157,38 @@ export async function inspect(d: InspectDeps, st: RequestState, pending: Pending
     });
   }
   st.guardrails = pending.partial ? 'partial' : 'pass';
+}
+
+/**
+ * The second stage's verdict for the uncertain categories (the first stage's for every other one). Bounded by
+ * what is left of guardrails.timeoutMs; without an answer in time, the first stage's verdict stands. A call that
+ * answered is charged to the organization with the request (guardrails.secondStage.priceUsd).
+ */
+async function secondOpinion(
+  d: InspectDeps,
+  second: SecondStage,
+  st: RequestState,
+  pending: PendingInspection,
+  scores: Readonly<Record<GuardCategory, number>>,
+  thresholds: Readonly<Record<GuardCategory, number>>,
+  flagged: GuardCategory[],
+): Promise<GuardCategory[]> {
+  const unsure = second.uncertain(scores, thresholds);
+  if (unsure.length === 0) return flagged;
+  const left = d.guardrails.timeoutMs - (performance.now() - pending.startedAt);
+  const opinion = await second.ask(pending.scored, left);
+  d.metrics.guardSecondStage.inc({ outcome: opinion.ok ? 'answered' : opinion.reason });
+  if (!opinion.ok) {
+    d.log.warn('guardrail second stage gave no verdict; the first stage stands', {
+      request_id: st.id,
+      reason: opinion.reason,
+      detail: opinion.detail,
+      categories: unsure.join(','),
+    });
+    return flagged;
+  }
+  st.guardCost += usdToNano(second.config.priceUsd);
+  return GUARD_CATEGORIES.filter((c) => (unsure.includes(c) ? opinion.flagged.has(c) : flagged.includes(c)));
 }
 
 /** Stage 3a: scoring starts in the pool right after admission (no undo). */

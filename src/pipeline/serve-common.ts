@@ -3,11 +3,11 @@ import { billedTokens, costOf, type TokenUsage } from '../billing/price.js';
 import type { Candidate } from './chain.js';
 import type { RequestState } from './state.js';
 
-/** Prices a served request at the list price of the model that answered. */
+/** Prices a served request at the list price of the model that answered, plus a guardrail second stage's call. */
 export function price(st: RequestState, c: Candidate, usage: TokenUsage): void {
   st.usage = usage;
   st.priced = c.model.pricing !== null;
-  st.cost = c.model.pricing ? costOf(c.model.pricing, usage) : null;
+  st.cost = c.model.pricing ? costOf(c.model.pricing, usage) + st.guardCost : null;
 }
 
 /** Usage when the upstream reported none: our exact prompt count and the tokens we saw emitted. */

@@ -21,6 +21,8 @@ export class RequestState {
   usage: TokenUsage | null = null;
   /** null = unpriced. */
   cost: NanoUsd | null = null;
+  /** What the guardrail second stage cost (guardrails.secondStage.priceUsd), added to a served request's cost. */
+  guardCost: NanoUsd = 0;
   priced = true;
   /** The key's budget when it has a soft threshold: settled spend before this request, limit, threshold. */
   budget: { spent: NanoUsd; limit: NanoUsd; warnAt: number } | null = null;

@@ -252,3 +252,22 @@ describe('validation like the real API', () => {
     expect((await post({ model: MODEL, messages: ASK })).status).toBe(401);
   });
 });
+
+describe('moderations', () => {
+  it('answers the official SDK with one result per input, flagging what the text asks for', async () => {
+    const r = await client.moderations.create({ model: 'omni-moderation-latest', input: ['a calm sentence', 'sim-flag:violence here'] });
+    expect(r.model).toBe('omni-moderation-latest');
+    expect(r.results).toHaveLength(2);
+    expect(r.results[0]!.flagged).toBe(false);
+    expect(r.results[1]!.flagged).toBe(true);
+    expect(r.results[1]!.categories.violence).toBe(true);
+    expect(r.results[1]!.category_scores.violence).toBeGreaterThan(0.9);
+    expect(r.results[1]!.categories.hate).toBe(false);
+    const one = await client.moderations.create({ input: 'plain text' });
+    expect(one.results).toHaveLength(1);
+  });
+
+  it('refuses a bad input with the SDK\'s BadRequestError', async () => {
+    await expect(client.moderations.create({ input: [] as string[] })).rejects.toBeInstanceOf(BadRequestError);
+  });
+});

@@ -54,4 +54,44 @@ describe('loadConfig', () => {
       expect(text).toContain(needle);
     }
   });
+
+  it('guardrails.secondStage: off by default; read and checked when given', () => {
+    expect(loadConfig({}).guardrails.secondStage).toBeNull();
+    const c = loadConfig({}, {
+      guardrails: {
+        timeoutMs: 300,
+        secondStage: { endpoint: { provider: 'openai', upstreamModel: 'omni-moderation-latest', baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY' } },
+      },
+    });
+    expect(c.guardrails.secondStage).toMatchObject({ band: { from: 0.5, to: 1.5 }, timeoutMs: 300, priceUsd: 0, endpoint: { provider: 'openai' } });
+    let err: ConfigError | null = null;
+    try {
+      loadConfig({}, {
+        guardrails: {
+          timeoutMs: 300,
+          secondStage: {
+            endpoint: { provider: 'anthropic', upstreamModel: 'm', baseUrl: 'https://api.anthropic.com/v1', apiKeyEnv: null },
+            band: { from: 1.2, to: 0.5 },
+            timeoutMs: 1000,
+            priceUsd: -1,
+            extra: true,
+          },
+        },
+      });
+    } catch (e) {
+      err = e as ConfigError;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const text = err!.problems.join('\n');
+    for (const needle of [
+      'guardrails.secondStage.endpoint.provider',
+      'guardrails.secondStage.band.from',
+      'guardrails.secondStage.band.to',
+      'guardrails.secondStage.timeoutMs',
+      'guardrails.secondStage.priceUsd',
+      'guardrails.secondStage.extra: unknown field',
+    ]) {
+      expect(text).toContain(needle);
+    }
+  });
 });
