@@ -103,7 +103,16 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     store = await createStore(
       config.store.kind === 'redis'
         ? { kind: 'redis', url: config.store.url, commandTimeoutMs: config.store.commandTimeoutMs }
-        : { kind: 'memory', snapshotPath: config.store.snapshotPath },
+        : {
+            kind: 'memory',
+            snapshotPath: config.store.snapshotPath,
+            remap: {
+              onRemap: (e) =>
+                e.ok
+                  ? log.info('embedded store remapped (resident file pages given back)', { ms: Math.round(e.ms), freed_mib: Math.round(e.freedBytes / 2 ** 20) })
+                  : log.error('embedded store could not be remapped', { error: e.error }),
+            },
+          },
     );
   } catch (e) {
     if (e instanceof StoreUnavailableError && config.store.kind === 'redis') {

@@ -5,15 +5,17 @@
 import type { Store } from './contract.js';
 import { LocalInvalidationBus, type InvalidationBus } from './invalidation.js';
 import { MemoryStore } from './memory/memory-store.js';
+import { withRemap, type RemapOptions } from './memory/remap.js';
 import { RedisStore } from './redis/redis-store.js';
 
 export type StoreOptions =
-  | { kind: 'memory'; snapshotPath: string | null; dbPath?: string; ledgerCap?: number }
+  | { kind: 'memory'; snapshotPath: string | null; dbPath?: string; ledgerCap?: number; remap?: RemapOptions }
   | { kind: 'redis'; url: string; commandTimeoutMs?: number; connectTimeoutMs?: number; ledgerCap?: number };
 
 /** Redis: resolves once connected and every script is loaded; rejects with StoreUnavailableError otherwise. */
 export async function createStore(opts: StoreOptions): Promise<Store> {
-  if (opts.kind === 'memory') return new MemoryStore(opts);
+  // A durable embedded store keeps its resident memory flat by remapping the database (memory/remap.ts).
+  if (opts.kind === 'memory') return opts.snapshotPath === null && opts.dbPath === undefined ? new MemoryStore(opts) : withRemap(new MemoryStore(opts), opts.remap);
   return RedisStore.connect(opts);
 }
 

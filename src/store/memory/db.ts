@@ -64,7 +64,8 @@ export function openDbs(path: string, opts: { durable: boolean }): StoreDbs {
     noSync: !opts.durable,
     overlappingSync: opts.durable,
     // Maps the file in chunks on demand instead of all at once: the file pages the process keeps resident
-    // (part of its RSS) measured half as many (30k ledger entries: 15 MiB instead of 30 MiB).
+    // (part of its RSS) measured half as many (30k ledger entries: 15 MiB instead of 30 MiB). They still grow
+    // with the ledger; remap.ts reopens the database to give them back.
     remapChunks: true,
   });
   const db = <V, K extends string | number | (string | number)[]>(name: string): Database<V, K> =>

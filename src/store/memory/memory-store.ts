@@ -88,7 +88,9 @@ export class MemoryStore implements Store {
   }
   /** What the first start migrated from a snapshot (null when there was nothing to migrate). */
   readonly migrated: MigrationResult | null;
-  readonly #dbs: StoreDbs;
+  #dbs: StoreDbs;
+  readonly #dbPath: string;
+  #reopening = false;
   readonly #throwaway: string | null;
   readonly #ledgerCap: number;
   readonly #holds = new Map<string, OrgHolds>();
@@ -102,7 +104,8 @@ export class MemoryStore implements Store {
     const path = opts.dbPath ?? (opts.snapshotPath === null ? null : defaultDbPath(opts.snapshotPath));
     this.#throwaway = path === null ? mkdtempSync(join(tmpdir(), 'svc-store-')) : null;
     if (path !== null) mkdirSync(dirname(path), { recursive: true });
-    this.#dbs = openDbs(path ?? join(this.#throwaway ?? '', 'store.lmdb'), { durable: path !== null });
+    this.#dbPath = path ?? join(this.#throwaway ?? '', 'store.lmdb');
+    this.#dbs = openDbs(this.#dbPath, { durable: path !== null });
     this.migrated = initDatabase(this.#dbs, opts.snapshotPath, this.#ledgerCap);
     this.#sweeper = setInterval(() => this.#sweep(Date.now()), WINDOW_MS).unref();
   }
@@ -320,6 +323,21 @@ export class MemoryStore implements Store {
     return !this.#closed;
   }
 
+  /**
+   * Closes the database once its pending writes are committed and maps it afresh (remap.ts: the resident
+   * file pages of the old map are given back). Callers must keep every other store call out meanwhile.
+   */
+  async reopenDatabase(): Promise<void> {
+    if (this.#closed) return;
+    this.#reopening = true;
+    try {
+      await this.#dbs.root.close();
+      this.#dbs = openDbs(this.#dbPath, { durable: this.#throwaway === null });
+    } finally {
+      this.#reopening = false;
+    }
+  }
+
   /** Waits for every write to be committed and flushed, then closes the database. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -333,6 +351,7 @@ export class MemoryStore implements Store {
 
   /** Periodic cleanup of expired state nobody touched again (Redis does this with key TTLs). */
   #sweep(now: number): void {
+    if (this.#reopening) return; // the next sweep does it
     this.#hits.sweep(now);
     this.#limiter.sweep(now);
     for (const [orgId, holds] of this.#holds) {

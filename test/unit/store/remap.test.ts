@@ -1,0 +1,120 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SettlementEntry, Store } from '../../../src/store/contract.js';
+import { createStore } from '../../../src/store/index.js';
+import { MemoryStore } from '../../../src/store/memory/memory-store.js';
+import { remapNow, withRemap } from '../../../src/store/memory/remap.js';
+
+const dirs: string[] = [];
+const stores: Store[] = [];
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function durableStore(): Promise<{ store: Store; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-remap-'));
+  dirs.push(dir);
+  const store = await createStore({ kind: 'memory', snapshotPath: join(dir, 'store.msgpack') });
+  stores.push(store);
+  await store.createOrg({ id: 'org-a', name: 'a', status: 'active', createdAt: 1, fallbacks: [], rpm: null, tpm: null, maxConcurrency: null, priceCeilingPerMTok: null });
+  await store.topUp('org-a', 1e15, 'seed');
+  return { store, dir };
+}
+
+const entry = (i: number): SettlementEntry => ({
+  requestId: `req-${i}-${'x'.repeat(24)}`,
+  orgId: 'org-a',
+  keyId: 'key-1',
+  teamId: null,
+  user: null,
+  model: 'gpt-4o-mini',
+  requestedModel: 'gpt-4o-mini',
+  cost: 1000 + i,
+  inputTokens: 100,
+  outputTokens: 20,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  tokens: 120,
+  tags: ['team=search'],
+  hadHold: false,
+  scopes: [],
+  status: 'ok',
+  endpoint: '/v1/chat/completions',
+  latencyMs: 3,
+  at: Date.now(),
+});
+
+/** Resident MiB of this process's mappings of files under `dir` (the LMDB map). */
+function mappedMiB(dir: string): number {
+  let kb = 0;
+  let inside = false;
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inside = line.includes(dir);
+    else if (inside && line.startsWith('Rss:')) kb += Number(/\d+/.exec(line)?.[0] ?? 0);
+  }
+  return kb / 1024;
+}
+
+describe('embedded store: reopening the database keeps resident memory flat', () => {
+  it('settles, reads and writes concurrently with repeated reopens: nothing lost, nothing applied twice, no call fails', async () => {
+    const { store } = await durableStore();
+    const n = 3000;
+    const work: Promise<unknown>[] = [];
+    for (let i = 0; i < n; i += 50) {
+      work.push(store.settle(Array.from({ length: 50 }, (_, k) => entry(i + k))));
+      work.push(store.getBalance('org-a'));
+      work.push(store.kvSet(`k${i}`, { i }, 60_000));
+      if (i % 500 === 0) work.push(remapNow(store).then((ok) => expect(ok).toBe(true)));
+    }
+    // The same batch again while reopening: settlement stays idempotent by request id.
+    work.push(remapNow(store), store.settle(Array.from({ length: 50 }, (_, k) => entry(k))));
+    await Promise.all(work);
+    const spent = Array.from({ length: n }, (_, i) => 1000 + i).reduce((a, b) => a + b, 0);
+    expect((await store.getBalance('org-a')).balance).toBe(1e15 - spent);
+    expect(await store.listLedger('org-a', { limit: n + 10 })).toHaveLength(n);
+    expect(await store.kvGet('k2950')).toEqual({ i: 2950 });
+    expect((await store.getLedgerEntry('org-a', entry(7).requestId))?.cost).toBe(1007);
+  });
+
+  it.runIf(process.platform === 'linux')('gives back the file pages the map kept resident', async () => {
+    const { store, dir } = await durableStore();
+    for (let i = 0; i < 20_000; i += 200) await store.settle(Array.from({ length: 200 }, (_, k) => entry(i + k)));
+    await store.listLedger('org-a', { limit: 20_000 }); // touch every ledger page
+    const before = mappedMiB(dir);
+    expect(before).toBeGreaterThan(2);
+    await remapNow(store);
+    expect(mappedMiB(dir)).toBeLessThan(before / 4);
+    expect(await store.listLedger('org-a', { limit: 3 })).toHaveLength(3);
+  });
+
+  it('reopens on its own once file-backed memory grew past the budget, then measures from the new level', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-remap-'));
+    dirs.push(dir);
+    let rss = 100;
+    const events: { ok: boolean }[] = [];
+    const store = withRemap(new MemoryStore({ snapshotPath: null, dbPath: join(dir, 'store.lmdb') }), {
+      budgetBytes: 50,
+      checkMs: 5,
+      rssFile: () => rss,
+      onRemap: (e) => events.push(e),
+    });
+    stores.push(store);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(events).toHaveLength(0);
+    rss = 200; // grew by 100 > 50
+    await expect.poll(() => events.length).toBe(1);
+    expect(events[0]!.ok).toBe(true);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(events).toHaveLength(1); // 200 is the new baseline
+    expect(await store.kvGet('absent')).toBeNull();
+  });
+
+  it('a throwaway store (tests) is not wrapped; remapNow says so', async () => {
+    const store = await createStore({ kind: 'memory', snapshotPath: null });
+    stores.push(store);
+    expect(await remapNow(store)).toBe(false);
+  });
+});
