@@ -20,8 +20,8 @@ const TARGET = 0.005;
 interface Refusal {
   kind: string;
   flagged: GuardLabel[];
-  scores: Partial<Record<GuardLabel, number>>;
-  start: string;
+  /** Per flagged category: its score, and the role and start of the text that scored highest for it. */
+  why: string[];
 }
 
 /**
@@ -35,13 +35,18 @@ async function judge(model: GuardModel, req: HoldoutRequest): Promise<Refusal | 
   const scorer = { score: (ts: string[]) => Promise.resolve(ts.map((t) => scoreText(model, t) as Record<string, number>)) };
   const pending = startInspection({ guardrails: GUARDRAILS, scorer }, texts, 'holdout', untrusted);
   if (pending.scoring === null) return null;
-  const scores = categoryScores(await pending.scoring, pending.untrusted);
+  const results = await pending.scoring;
+  const scores = categoryScores(results, pending.untrusted);
   const flagged = GUARD_LABELS.filter((l) => scores[l] >= model.thresholds[l]);
   if (flagged.length === 0) return null;
-  const shown: Partial<Record<GuardLabel, number>> = {};
-  for (const l of flagged) shown[l] = Number(scores[l].toFixed(3));
-  const firstUser = req.messages.find((m) => m.role === 'user') ?? req.messages[0]!;
-  return { kind: req.kind, flagged, scores: shown, start: firstUser.content.slice(0, 100) };
+  // pending.scored drops empty texts; every fixture text is non-empty, so index i is messages[i].
+  const why = flagged.map((l) => {
+    const i = results.findIndex((r, j) => r[l] === scores[l] && (l !== 'prompt_injection' || pending.untrusted[j] !== false));
+    const m = req.messages[i];
+    const where = m ? `${m.role}#${i}: ${JSON.stringify(m.content.slice(0, 100))}` : '?';
+    return `${l}=${scores[l].toFixed(3)} (threshold ${model.thresholds[l].toFixed(3)}) in ${where}`;
+  });
+  return { kind: req.kind, flagged, why };
 }
 
 describe('the trained guardrail model on the held-out benign requests (test/fixtures/guard-holdout)', () => {
@@ -74,7 +79,7 @@ describe('the trained guardrail model on the held-out benign requests (test/fixt
     const lines = [
       `holdout benign: ${refused.length} of ${BENIGN_REQUESTS.length} refused (${(rate * 100).toFixed(2)} %, target <= ${TARGET * 100} %)`,
       `per category: ${JSON.stringify(perCategory)}`,
-      ...refused.map((r) => `  [${r.kind}] ${JSON.stringify(r.scores)} ${JSON.stringify(r.start)}`),
+      ...refused.map((r) => `  [${r.kind}] ${r.why.join('; ')}`),
     ];
     console.log(lines.join('\n'));
     expect(rate, lines.join('\n')).toBeLessThanOrEqual(TARGET);
