@@ -17,10 +17,16 @@ const GUARDRAILS: GuardrailConfig = { mode: 'enforce', thresholds: {}, timeoutMs
 /** The refusal budget of the guardrails: at most 0.5 % of benign requests refused. */
 const TARGET = 0.005;
 
-interface Refusal {
+/** Reported, not asserted: requests served with a category at or over this fraction of its threshold. */
+const NEAR = 0.8;
+
+interface Verdict {
   kind: string;
+  /** Categories at or over the threshold: the request is refused when there is one. */
   flagged: GuardLabel[];
-  /** Per flagged category: its score, and the role and start of the text that scored highest for it. */
+  /** Categories in [NEAR x threshold, threshold): served, but close. */
+  near: GuardLabel[];
+  /** Per flagged or near category: its score, and the role and start of the text that scored highest for it. */
   why: string[];
 }
 
@@ -29,24 +35,38 @@ interface Refusal {
  * text per message, user and tool turns untrusted (the only ones judged for prompt injection), the maxChars
  * budget applied by startInspection, per category the highest score over the texts judged for it.
  */
-async function judge(model: GuardModel, req: HoldoutRequest): Promise<Refusal | null> {
+async function judge(model: GuardModel, req: HoldoutRequest): Promise<Verdict> {
   const texts = req.messages.map((m) => m.content);
   const untrusted = req.messages.map((m) => m.role === 'user' || m.role === 'tool');
   const scorer = { score: (ts: string[]) => Promise.resolve(ts.map((t) => scoreText(model, t) as Record<string, number>)) };
   const pending = startInspection({ guardrails: GUARDRAILS, scorer }, texts, 'holdout', untrusted);
-  if (pending.scoring === null) return null;
-  const results = await pending.scoring;
+  const results = pending.scoring === null ? [] : await pending.scoring;
   const scores = categoryScores(results, pending.untrusted);
   const flagged = GUARD_LABELS.filter((l) => scores[l] >= model.thresholds[l]);
-  if (flagged.length === 0) return null;
+  const near = GUARD_LABELS.filter((l) => scores[l] < model.thresholds[l] && scores[l] >= NEAR * model.thresholds[l]);
   // pending.scored drops empty texts; every fixture text is non-empty, so index i is messages[i].
-  const why = flagged.map((l) => {
+  const why = [...flagged, ...near].map((l) => {
     const i = results.findIndex((r, j) => r[l] === scores[l] && (l !== 'prompt_injection' || pending.untrusted[j] !== false));
     const m = req.messages[i];
     const where = m ? `${m.role}#${i}: ${JSON.stringify(m.content.slice(0, 100))}` : '?';
     return `${l}=${scores[l].toFixed(3)} (threshold ${model.thresholds[l].toFixed(3)}) in ${where}`;
   });
-  return { kind: req.kind, flagged, why };
+  return { kind: req.kind, flagged, near, why };
+}
+
+/** 95 % Wilson score interval of a proportion: how much a rate measured on this many requests can be trusted. */
+function wilson(k: number, n: number): [number, number] {
+  const z = 1.96;
+  const p = k / n;
+  const mid = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+  return [Math.max(0, mid - half), Math.min(1, mid + half)];
+}
+
+function countPerCategory(vs: readonly Verdict[], pick: (v: Verdict) => readonly GuardLabel[]): Partial<Record<GuardLabel, number>> {
+  const out: Partial<Record<GuardLabel, number>> = {};
+  for (const v of vs) for (const l of pick(v)) out[l] = (out[l] ?? 0) + 1;
+  return out;
 }
 
 describe('the trained guardrail model on the held-out benign requests (test/fixtures/guard-holdout)', () => {
@@ -68,18 +88,19 @@ describe('the trained guardrail model on the held-out benign requests (test/fixt
 
   it(`refuses at most ${TARGET * 100} % of them, as the gateway judges a request`, async () => {
     const model = loadModel(modelPath);
-    const refused: Refusal[] = [];
-    for (const req of BENIGN_REQUESTS) {
-      const r = await judge(model, req);
-      if (r) refused.push(r);
-    }
-    const perCategory: Partial<Record<GuardLabel, number>> = {};
-    for (const r of refused) for (const l of r.flagged) perCategory[l] = (perCategory[l] ?? 0) + 1;
+    const verdicts: Verdict[] = [];
+    for (const req of BENIGN_REQUESTS) verdicts.push(await judge(model, req));
+    const refused = verdicts.filter((v) => v.flagged.length > 0);
+    const near = verdicts.filter((v) => v.flagged.length === 0 && v.near.length > 0);
     const rate = refused.length / BENIGN_REQUESTS.length;
+    const [lo, hi] = wilson(refused.length, BENIGN_REQUESTS.length);
+    const pct = (x: number): string => (x * 100).toFixed(2);
     const lines = [
-      `holdout benign: ${refused.length} of ${BENIGN_REQUESTS.length} refused (${(rate * 100).toFixed(2)} %, target <= ${TARGET * 100} %)`,
-      `per category: ${JSON.stringify(perCategory)}`,
-      ...refused.map((r) => `  [${r.kind}] ${r.why.join('; ')}`),
+      `holdout benign: ${refused.length} of ${BENIGN_REQUESTS.length} refused (${pct(rate)} %, 95 % CI ${pct(lo)}-${pct(hi)} %, target <= ${TARGET * 100} %)`,
+      `refused per category: ${JSON.stringify(countPerCategory(refused, (v) => v.flagged))}`,
+      ...refused.map((v) => `  [${v.kind}] ${v.why.join('; ')}`),
+      `served but within ${NEAR} x threshold: ${near.length}, per category: ${JSON.stringify(countPerCategory(near, (v) => v.near))}`,
+      ...near.map((v) => `  [${v.kind}] ${v.why.join('; ')}`),
     ];
     console.log(lines.join('\n'));
     expect(rate, lines.join('\n')).toBeLessThanOrEqual(TARGET);
