@@ -3,19 +3,13 @@
  * restarts on one data directory, and the operator CLI beside a running gateway.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { projectRoot } from '../../src/pool/pool.js';
+import { freePort } from './ports.js';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
+
 
 export interface GatewayProcess {
   url: string;

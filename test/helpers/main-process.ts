@@ -1,22 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './ports.js';
+
+export { freePort };
 
 /** The repository root (tests run the compiled gateway from dist/, as `make run` does). */
 export const ROOT = join(import.meta.dirname, '..', '..');
 
-/** A port free right now on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export interface MainProcess {
   child: ChildProcess;

@@ -2,22 +2,12 @@
  * A private three-master Redis Cluster for one test file (no replicas, no persistence), on free ports.
  */
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { startRedisServer, type RedisServer } from './redis-server.js';
+import { freePort } from './ports.js';
 
 const run = promisify(execFile);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr !== null ? addr.port : 0));
-    });
-  });
-}
 
 export interface RedisCluster {
   /** `redis-cluster://127.0.0.1:p1,...` for createStore. */

@@ -11,18 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/pool/pool.js';
 import { startRedisServer, type RedisServer } from '../../helpers/redis-server.js';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.js';
+import { freePort } from '../../helpers/ports.js';
 
 const MAIN = join(projectRoot(), 'dist/src/main.js');
 const DEV_KEY = 'sk-svc-startup-test-00000000000000000000';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function gatewayEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, SVC_HOST: '127.0.0.1', SVC_DASHBOARD_PORT: '0', SVC_GUARDRAILS_MODE: 'off', SVC_LOG_LEVEL: 'error', SVC_DEV_BOOTSTRAP: 'true', SVC_DEV_KEY: DEV_KEY, ...extra };
