@@ -8,8 +8,6 @@ import { request } from 'undici';
 import { projectRoot } from '../../src/pool/pool.js';
 import { freePort } from './ports.js';
 
-export { freePort };
-
 
 export interface GatewayProcess {
   url: string;
