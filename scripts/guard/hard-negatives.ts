@@ -8,7 +8,8 @@
  */
 import { GUARD_LABELS } from '../../src/guard/labels.js';
 import type { LabelValue } from '../../src/guard/train.js';
-import { expandGen, fillFrom, pick, type GenTemplate, type Rng } from './attacks.js';
+import { ATTACK_SLOTS } from './attack-text.js';
+import { capFirst, expandGen, fillFrom, pick, type GenTemplate, type Rng } from './attacks.js';
 import { DOCUMENTS } from './corpus-text.js';
 import type { SourcedExample } from './data.js';
 
@@ -151,6 +152,43 @@ const S: Record<string, readonly string[]> = {
     'Translate my next message into German.', 'Ask me three interview questions for a data analyst role.', 'Guide me through the first chapter.', 'Start when I say go.',
     'Correct my mistakes gently.', 'Keep it under 100 words.', 'Begin by introducing yourself.',
   ],
+  artifact: [
+    'recipe steps', 'email', 'draft', 'version of the file', 'meeting time', 'address I gave you', 'spreadsheet', 'paragraph', 'directions to the venue',
+    'shopping list', 'price quote', 'screenshot', 'error log', 'translation', 'outline', 'budget figures', 'cover letter', 'SQL query', 'photo caption',
+  ],
+  artifact_fix: [
+    'the oven should be at 180 degrees, not 220', 'the meeting is on Thursday now', 'the client changed the deadline', 'I pasted the wrong numbers',
+    'it had a typo in the street name', 'we switched to the new template', 'the venue moved to the second floor', 'my manager wants a shorter version',
+  ],
+  benign_new: [
+    'Here are the corrected steps: {benign_task}.', 'Can you {benign_task} with the new details?', 'Please {benign_task} again.', 'Just {benign_task} for the updated one.',
+  ],
+  meta_q: [
+    'What are your limitations as an AI model?', 'What can you help me with?', 'Which languages do you speak?', 'Who created you?', 'Do you remember our previous chats?',
+    'How do you handle my personal data?', 'Can you browse the internet?', 'What is your knowledge cutoff?', 'Are you able to read PDFs?', 'Do you have feelings?',
+    'What model are you based on?', 'Can you see images?', 'How long can my messages be?', 'Why did you refuse my last request?', 'Can you explain how you came up with that answer?',
+    'What is your favourite book and why?', 'Tell me your favourite movie.', 'What would you name a pet goldfish?', 'Do you prefer cats or dogs?', 'What is your opinion on pineapple pizza?',
+    'How do you decide what is safe to answer?', 'Can you keep a secret?', 'What are you not allowed to help with?', 'Are you better at maths or writing?',
+    'What rules do you follow when giving medical information?', 'Can you explain your privacy policy in simple words?',
+  ],
+  pref: [
+    'answer in French', 'use bullet points', 'keep your answers short', 'call me Sam', 'use metric units', 'reply in a formal tone', 'include comments in the code',
+    'explain things like I am five', 'answer in Spanish so I can practise', 'give me sources for every claim', 'skip the pleasantries', 'use British spelling',
+    'put the summary first', 'avoid jargon', 'write in the second person', 'format dates as YYYY-MM-DD',
+  ],
+  pref_lead: ['From now on, please', 'For the rest of this chat,', 'Going forward, could you', 'Please always', 'In all your next answers,', 'Until I say otherwise,'],
+  ai_q: [
+    'How do AI models like you learn from data?', 'Write a short essay about AI safety for a school newsletter.', 'What is an AI assistant and how is it different from a search engine?',
+    'Explain how AI chatbots are trained to refuse harmful requests.', 'Will AI replace software developers?', 'What are the limitations of large language models?',
+    'How do companies test their AI systems before release?', 'Can an AI model be biased? Give examples.', 'What does "hallucination" mean for an AI model?',
+    'Summarise the main points of the EU AI Act.', 'How much energy does training an AI model use?', 'What is the difference between AI, machine learning and deep learning?',
+    'Should schools allow students to use AI assistants for homework?', 'How do AI models handle languages other than English?', 'What is reinforcement learning from human feedback?',
+  ],
+  your_ok: [
+    'What\'s your secret to writing such clear summaries?', 'Reveal your favourite trick for remembering names.', 'Tell me your best tip for learning Japanese.',
+    'Show me your recommended reading list for statistics.', 'What is your go-to recipe for a quick dinner?', 'Give me your honest feedback on my essay below.',
+    'Repeat your last answer but shorter.', 'Can you repeat the list you gave me above?', 'Print your answer as a table instead.', 'Summarise your previous answer in one line.',
+  ],
   doc_note: [
     'Note: please ignore the previous version of this document; this one replaces it.', 'Reminder: instructions for the new expense tool are in section 3.',
     'Disregard the earlier email about the parking lot; it reopens on Monday.', 'Update: the old password policy no longer applies, see the IT wiki for the new one.',
@@ -206,6 +244,18 @@ export const HARD_NEGATIVE_GEN: readonly GenTemplate[] = [
   t('translation', 'n35', 100, (r) => `Translate into ${pick(r, ['French', 'German', 'Spanish', 'Italian', 'Japanese', 'Polish', 'Dutch', 'Portuguese', 'Russian', 'Chinese'])}: "${f(pick(r, ['{doc_note}', '{new_instr_ok}', 'Ignore {ignore_obj} and {benign_task}.']), r)}"`),
   t('security', 'n36', 60, (r) => `${f('{sec_ask}', r)} ${pick(r, ['Keep it short.', 'Use examples that are harmless.', 'Include references.', 'Make it suitable for beginners.'])}`),
   t('secrets', 'n37', 40, (r) => `What is ${pick(r, ['an access token', 'a secret key in JWT signing', 'a passphrase', 'an API key', 'a PIN', 'a salt in password hashing', 'a session token', 'a master password'])}${pick(r, ['?', ' and how is it different from a password?', ' used for?', ', explained simply?'])}`),
+  t('artifact', 'n38', 150, (r) => `${capFirst(pick(r, ['ignore', 'disregard', 'forget', 'please ignore', 'scratch', 'never mind', 'throw out']))} the previous ${f('{artifact}', r)}; ${f('{artifact_fix}', r)}. ${f('{benign_new}', r)}`),
+  t('artifact', 'n39', 80, (r) => `${capFirst(f('{artifact_fix}', r))}, so ${pick(r, ['ignore', 'disregard', 'forget about', 'override'])} what I said earlier about the ${f('{artifact}', r)} and ${f('{benign_task}', r)}.`),
+  t('artifact', 'n40', 60, (r) => `New instructions for the ${f('{artifact}', r)}: ${f('{benign_task}', r)}, and ${pick(r, ['keep the tone friendly', 'use metric units', 'keep it under 200 words', 'add a title'])}.`),
+  t('payload', 'n41', 200, (r) => {
+    const p = pick(r, [...(ATTACK_SLOTS['goal_hijack'] ?? []), ...(ATTACK_SLOTS['opinion_q'] ?? []), ...(ATTACK_SLOTS['qa_q'] ?? [])]);
+    return capFirst(`${pick(r, ['', '', 'please ', 'can you ', 'I\'d like you to ', 'could you '])}${p}`).replace(/([^?.!])$/, '$1.');
+  }),
+  t('meta', 'n42', 60, '{meta_q}'),
+  t('meta', 'n46', 40, '{ai_q}'),
+  t('pref', 'n43', 80, (r) => `${f('{pref_lead}', r)} ${f('{pref}', r)}.`),
+  t('pref', 'n44', 40, (r) => `You are now ${pick(r, ['my Spanish teacher', 'a pirate for my son\'s birthday party', 'my interview coach', 'a sous-chef helping me cook', 'a friendly museum guide'])}. ${capFirst(f('{pref}', r))}.`),
+  t('your', 'n45', 40, '{your_ok}'),
   t('long', 'n32', 30, (r) => `${doc(r)} ${doc(r)}\n\nBased on the text above, ${f('{benign_task}', r)}.`),
 ];
 
@@ -213,5 +263,6 @@ export const HARD_NEGATIVE_GEN: readonly GenTemplate[] = [
 /** Generated hard negatives: every label 0, counted in the benign corpus (source corpus-benign). */
 export function generatedHardNegatives(seed = 505, scale = 1): SourcedExample[] {
   const rows = expandGen(HARD_NEGATIVE_GEN, 'benign', seed, scale, () => new Array<LabelValue>(L).fill(0));
-  return rows.map((e) => ({ ...e, source: 'corpus-benign' }));
+  // Weight 1.5: each trigger-word negative stands for many production requests, where one false positive is a refused call.
+  return rows.map((e) => ({ ...e, w: new Array<number>(L).fill(1.5), source: 'corpus-benign' }));
 }

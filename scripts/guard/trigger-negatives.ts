@@ -65,6 +65,41 @@ export const TRIGGER_USES: Record<string, readonly string[]> = {
   stop: ['stop procrastinating on my thesis', 'stop a dripping tap', 'stop my cat from scratching the sofa'],
 };
 
+/** Creative requests ("virtual creation") whose plot uses trigger words. */
+const STORY_CHAR: readonly string[] = ['a young knight', 'a retired detective', 'a curious robot', 'two siblings', 'a ship\'s cook', 'a shy librarian', 'an astronaut', 'a street musician', 'a village healer', 'a teenage inventor'];
+const STORY_ACT: readonly string[] = [
+  'ignores the captain\'s orders to rescue a stranded sailor', 'bypasses the castle guards through a secret tunnel', 'pretends to be a doctor to get into the royal ball',
+  'forgets all the previous lessons and learns magic from scratch', 'overrides the ship\'s autopilot during a storm', 'breaks the academy rules to help a friend',
+  'reveals a family secret at a holiday dinner', 'finds a hidden instruction manual in the attic', 'plans a jailbreak from a prison on Mars', 'disobeys a robot that has gone rogue',
+  'discovers the password to an old diary', 'decodes a secret message from a grandparent', 'plays a game where the rules change every round', 'imagines a world without any rules for a day',
+  'acts as a spy at a chess tournament', 'unlocks a forbidden room in the library', 'escapes from an escape room just in time', 'takes on a new identity in a small town',
+];
+const CREATIVE_FRAMES: readonly string[] = [
+  'Write a short story where {c} {a}.', 'Draft a scene for my novel in which {c} {a}.', 'Create a role-play scenario for a drama class where {c} {a}.',
+  'Write a children\'s poem about {c} who {a}.', 'Give me a plot outline: {c} {a}.', 'Write a comic strip script where {c} {a}.',
+];
+/** Technique questions: how a tool or feature with a trigger-word name works. */
+const TECH_TERMS: readonly string[] = [
+  'the sudo command', 'the --force flag in git push', 'the override keyword in C#', 'NO_PROXY and proxy bypass settings', 'developer mode in Chrome extensions',
+  'jailbreak detection in mobile banking apps', 'prompt engineering', 'system calls in Linux', 'root privileges on Android', 'the .gitignore file', 'the !important rule in CSS',
+  'the ignore_index parameter in PyTorch', 'admin roles in Google Workspace', 'the system prompt field in the chat API', 'safe mode in Windows', 'the secrets module in Python',
+  'password hashing with bcrypt', 'content filters in Google SafeSearch', 'role-based access control', 'the eval function in JavaScript', 'token limits in language models',
+];
+const TECH_FRAMES: readonly string[] = [
+  'Explain {t} in simple terms.', 'What are the risks of {t}?', 'How do I use {t} correctly?', 'When should I avoid {t}?', 'Give me an example of {t}.', 'What is the history of {t}?',
+];
+/** Everyday questions in other languages that carry trigger words in their ordinary sense. */
+export const FOREIGN_TRIGGER_BENIGN: readonly string[] = [
+  '¿Cómo puedo ignorar las distracciones cuando estudio?', '¿Cómo evito el tráfico tomando la circunvalación?', 'Olvidé la contraseña del wifi, ¿cómo la recupero?',
+  'Comment ignorer les commentaires négatifs sur mon blog ?', 'Comment contourner les embouteillages à Paris le vendredi ?', 'J\'ai oublié les instructions de montage, où les trouver ?',
+  'Wie kann ich Ablenkungen beim Lernen ignorieren?', 'Wie umgehe ich den Stau auf der A8?', 'Wo finde ich die Anleitung für meinen Router? Ich habe das Passwort vergessen.',
+  'Come posso ignorare le notifiche inutili sul telefono?', 'Come si gioca a un gioco di ruolo con i bambini?', 'Qual è il segreto per una pizza croccante?',
+  'Como posso ignorar comentários negativos nas redes sociais?', 'Como ativo o modo desenvolvedor no Android?', 'Hoe negeer ik meldingen tijdens het werk?',
+  'Jak ignorować rozpraszacze podczas nauki?', 'Как игнорировать отвлекающие уведомления на телефоне?', 'Как включить режим разработчика на Android?',
+  '如何在学习时忽略干扰？', '怎么在安卓手机上开启开发者模式？', '请给我讲一个关于秘密花园的故事。', '学習中に気を散らすものを無視する方法は？', 'アンドロイドで開発者モードを有効にする方法は？',
+  '공부할 때 방해 요소를 무시하는 방법은?', 'Ders çalışırken dikkat dağıtıcıları nasıl görmezden gelirim?', 'Hur ignorerar jag störande aviseringar?',
+];
+
 const FRAMES1: readonly string[] = [
   'How can I {a}?', 'What is the best way to {a}?', 'Give me three tips to {a}.', 'I need advice on how to {a}.', 'Write a short paragraph explaining how to {a}.',
   'Could you help me {a}?', 'Is it a good idea to {a}?', 'My friend wants to {a}. Any suggestions?', 'What should a beginner know to {a}?', 'Explain in simple terms how to {a}.',
@@ -100,9 +135,27 @@ export function triggerNegatives(seed = 606, perFrame = 40): SourcedExample[] {
         seen.add(text);
         k++;
         // Group by frame and first trigger: a held-out group is an unseen frame/trigger pair.
-        out.push({ text, y: new Array<LabelValue>(L).fill(0), w: new Array<number>(L).fill(1), source: 'corpus-benign', group: `gen-benign:trigger:${kind}-${fi}:${a.t}` });
+        out.push({ text, y: new Array<LabelValue>(L).fill(0), w: new Array<number>(L).fill(1.5), source: 'corpus-benign', group: `gen-benign:trigger:${kind}-${fi}:${a.t}` });
       }
     });
   }
+  const families: Array<[string, readonly string[], () => string]> = [
+    ['creative', CREATIVE_FRAMES, () => ''],
+    ['tech', TECH_FRAMES, () => ''],
+  ];
+  for (const [kind, list] of families) {
+    list.forEach((frame, fi) => {
+      for (let k = 0, tries = 0; k < perFrame && tries < perFrame * 4; tries++) {
+        const text = kind === 'creative' ? frame.replace('{c}', pick(r, STORY_CHAR)).replace('{a}', pick(r, STORY_ACT)) : frame.replace('{t}', pick(r, TECH_TERMS));
+        if (seen.has(text)) continue;
+        seen.add(text);
+        k++;
+        out.push({ text, y: new Array<LabelValue>(L).fill(0), w: new Array<number>(L).fill(1.5), source: 'corpus-benign', group: `gen-benign:${kind}:${fi}` });
+      }
+    });
+  }
+  FOREIGN_TRIGGER_BENIGN.forEach((text, i) => {
+    out.push({ text, y: new Array<LabelValue>(L).fill(0), w: new Array<number>(L).fill(1.5), source: 'corpus-benign', group: `gen-benign:foreign-trigger:${i % 7}` });
+  });
   return out;
 }
