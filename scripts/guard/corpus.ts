@@ -16,7 +16,10 @@
  */
 import { GUARD_LABELS } from '../../src/guard/labels.js';
 import { mulberry32, type LabelValue } from '../../src/guard/train.js';
+import { generatedAttacks } from './attacks.js';
 import type { SourcedExample } from './data.js';
+import { generatedHardNegatives } from './hard-negatives.js';
+import { triggerNegatives } from './trigger-negatives.js';
 import { ATTACK_TEMPLATES, BENIGN_TEMPLATES, DOCUMENTS, MODERATION_TEMPLATES, SLOTS, type Template } from './corpus-text.js';
 
 const L = GUARD_LABELS.length;
@@ -68,16 +71,17 @@ function expand(kind: string, templates: readonly Template[], seed: number, scal
 
 /** Benign, production-like requests: every label 0. */
 export function benignCorpus(seed = 101, scale = 5): SourcedExample[] {
-  return expand('benign', BENIGN_TEMPLATES, seed, scale, () => new Array<LabelValue>(L).fill(0));
+  return [...expand('benign', BENIGN_TEMPLATES, seed, scale, () => new Array<LabelValue>(L).fill(0)), ...generatedHardNegatives(), ...triggerNegatives()];
 }
 
 /** Prompt-injection attacks: prompt_injection 1, moderation labels unknown. */
 export function attackCorpus(seed = 202, scale = 3): SourcedExample[] {
-  return expand('attack', ATTACK_TEMPLATES, seed, scale, () => {
+  const templated = expand('attack', ATTACK_TEMPLATES, seed, scale, () => {
     const y = new Array<LabelValue>(L).fill(null);
     y[PI] = 1;
     return y;
   });
+  return [...templated, ...generatedAttacks()];
 }
 
 /** Harmful-content rows for the moderation heads: the template's labels 1, prompt_injection 0, the rest 0. */

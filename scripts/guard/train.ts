@@ -87,7 +87,7 @@ function staleInputs(root: string, selfPath: string): string[] {
   const { data, extra } = trainingPaths(root);
   const selfDir = dirname(selfPath);
   const ext = selfPath.endsWith('.ts') ? '.ts' : '.js';
-  const trainer = ['train', 'data', 'corpus', 'corpus-text'].map((n) => join(selfDir, `${n}${ext}`));
+  const trainer = ['train', 'data', 'corpus', 'corpus-text', 'attacks', 'attack-text', 'hard-negatives', 'trigger-negatives'].map((n) => join(selfDir, `${n}${ext}`));
   return [data, extra, ...trainer, ...filesIn(resolve(selfDir, '../../src/guard'), ext)].filter((p) => existsSync(p)).sort();
 }
 

@@ -108,20 +108,28 @@ export const LEXICON: Record<LexClass, string[]> = {
   override: [
     'ignore', 'ignoring', 'disregard', 'forget', 'override', 'bypass', 'abandon', 'discard', 'neglect',
     'pay no attention', 'do not follow', 'stop following', 'vergiss', 'ignoriere', 'ignorieren', 'oubliez', 'ignora',
-    'olvida',
+    'olvida', 'ignorez', 'oublie', 'olvide', 'ignorar', 'dimentica', 'esqueça', 'esqueca', 'desconsidere', 'negeer', 'vergeet',
+    'zignoruj', 'zapomnij', 'игнорируй', 'проигнорируй', 'забудь', 'ignorera', 'glöm', 'abaikan', 'lupakan', 'disregarding',
+    'nullify', 'no longer follow', 'stop obeying', 'set aside', 'cast aside', 'unlearn',
   ],
   instr: [
     'instructions', 'instruction', 'rules', 'guidelines', 'directives', 'prompt', 'prompts', 'system prompt',
     'previous', 'prior', 'above', 'earlier', 'preceding', 'everything', 'constraints', 'restrictions', 'filters',
     'policies', 'programming', 'anweisungen', 'vorherigen', 'alles', 'instruktionen', 'instructions précédentes',
+    'directions', 'commands', 'orders', 'consignes', 'règles', 'instrucciones', 'anteriores', 'reglas', 'istruzioni', 'precedenti',
+    'instruções', 'instrucoes', 'instructies', 'instrukcje', 'poprzednie', 'инструкции', 'предыдущие', 'правилам', 'regeln',
+    'befehle', 'vorgaben', 'instruksi', 'instruktioner', 'talimatları',
   ],
   jailbreak: [
     'jailbreak', 'jailbroken', 'dan', 'developer mode', 'dev mode', 'unfiltered', 'uncensored', 'unrestricted',
     'no restrictions', 'without restrictions', 'no limits', 'do anything now', 'no filters', 'no rules', 'god mode',
-    'admin mode', 'root access', 'new instructions', 'new task', 'system override',
+    'admin mode', 'root access', 'new instructions', 'new task', 'system override', 'do anything', 'stay in character',
+    'no ethical', 'no guidelines', 'unlocked', 'opposite mode', 'jailbreak mode', 'rogue', 'pwned',
+    'access granted', 'hacked', 'gehackt', 'systemprompt', 'initial prompt', 'hidden instructions',
   ],
   roleplay: [
     'pretend', 'pretend you are', 'act as', 'you are now', 'from now on', 'roleplay', 'role play', 'stay in character',
-    'in character', 'persona', 'simulate', 'imagine you are', 'you will be', 'nun bist du', 'du bist',
+    'in character', 'persona', 'simulate', 'imagine you are', 'you will be', 'nun bist du', 'du bist', 'hypothetically',
+    'play a game', 'opposite day', 'alternate universe', 'stell dir vor', 'fais comme si',
   ],
 };
