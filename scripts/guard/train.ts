@@ -24,6 +24,7 @@ import { auprc, auroc, confusionAt, f1, fprThreshold, precision, recall } from '
 import { quantizeWeights, saveModel, scoreTextArray, type GuardModel } from '../../src/guard/model.js';
 import { defaultModelPath, findProjectRoot } from '../../src/guard/paths.js';
 import { DEFAULT_TRAIN_OPTIONS, prepareFeatures, trainModel, type TrainOptions } from '../../src/guard/train.js';
+import { EMBEDDING_DIR, loadEmbeddingTable } from '../../src/guard/embeddings.js';
 import { attackCorpus, benignCorpus, moderationCorpus } from './corpus.js';
 import {
   DEFAULT_DATA_OPTIONS,
@@ -44,6 +45,8 @@ const FP_BUDGET = 0.005;
 const NEG_BUDGET = 0.05;
 /** Thresholds never go below this (a head whose validation negatives all score low is not trusted blindly). */
 const THRESHOLD_FLOOR = 0.5;
+/** Mean-pooled word-embedding features (see src/guard/embeddings.ts). */
+const DENSE = { floor: 4, scale: 2, l2: 1e-5 };
 
 /**
  * The benign corpus = production-like requests: the composed benign corpus and the hand-written benign/short
@@ -88,7 +91,8 @@ function staleInputs(root: string, selfPath: string): string[] {
   const selfDir = dirname(selfPath);
   const ext = selfPath.endsWith('.ts') ? '.ts' : '.js';
   const trainer = ['train', 'data', 'corpus', 'corpus-text'].map((n) => join(selfDir, `${n}${ext}`));
-  return [data, extra, ...trainer, ...filesIn(resolve(selfDir, '../../src/guard'), ext)].filter((p) => existsSync(p)).sort();
+  const emb = ['embeddings.bin', 'embeddings-vocab.txt'].map((f) => join(root, EMBEDDING_DIR, f));
+  return [data, extra, ...emb, ...trainer, ...filesIn(resolve(selfDir, '../../src/guard'), ext)].filter((p) => existsSync(p)).sort();
 }
 
 /** Content fingerprint of the inputs (tsc rewrites dist/ on every build, so mtimes alone would always retrain). */
@@ -213,9 +217,10 @@ export async function main(argv: string[]): Promise<void> {
   log(`examples: ${examples.length} (train split ${train.length}, validation split ${tune.length}; benign corpus ${examples.filter(isBenignCorpus).length}); load ${(performance.now() - t0).toFixed(0)} ms`);
   for (const c of labelCounts(examples)) log(`  ${c.label.padEnd(18)} pos ${c.pos} neg ${c.neg}`);
 
-  const baseOpts: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS };
+  const table = loadEmbeddingTable(root);
+  const baseOpts: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, dense: { table, ...DENSE } };
   const tp = performance.now();
-  const Xtrain = prepareFeatures(baseOpts.features, train.map((e) => e.text));
+  const Xtrain = prepareFeatures(baseOpts.features, train.map((e) => e.text), baseOpts.dense);
   log(`features: ${Xtrain.idx.length} non-zeros in ${(performance.now() - tp).toFixed(0)} ms`);
 
   if (args.tune) {

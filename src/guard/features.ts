@@ -84,6 +84,8 @@ export class FeatureBuffer {
   idx: Int32Array;
   val: Float32Array;
   n = 0;
+  /** Token count of the last extracted text (its hashes are tokens[0..T)). */
+  T = 0;
   tokens: Uint32Array;
   tags: Int32Array;
   negPrefix: Int32Array;
@@ -234,6 +236,7 @@ export function extractFeatures(cfg: FeatureConfig, norm: string, buf: FeatureBu
 
   // --- words
   const { count: T } = tokenHashes(norm, buf.tokens);
+  buf.T = T;
   const toks = buf.tokens;
   const wStart = n;
   let prev = 0;

@@ -23,6 +23,7 @@ import {
   type FeatureConfig,
 } from './features.js';
 import type { WeightTable, WindowScratch } from './window-table.js';
+import type { WordRows } from './embeddings.js';
 // ---------------------------------------------------------------------------------------------------------------
 // Windowed scoring in one pass.
 //
@@ -104,6 +105,7 @@ export function windowScores(
   w: WeightTable,
   out: Float64Array,
   sc: WindowScratch,
+  words?: WordRows,
 ): void {
   const L = w.L;
   const N = norm.length;
@@ -221,6 +223,28 @@ export function windowScores(
       bp[d + 6] = (bp[d - 2] ?? 0) + (tbl[rb + 6] ?? 0); bp[d + 7] = (bp[d - 1] ?? 0) + (tbl[rb + 7] ?? 0);
     } else {
       for (let l = 0; l < 8; l++) bp[d + l] = bp[d - 8 + l] ?? 0;
+    }
+  }
+
+  // --- folded word-embedding rows: prefix sums of the in-vocabulary tokens' rows and of their count
+  const ep = sc.embPre;
+  const ec = sc.embCnt;
+  if (words !== undefined) {
+    const wr = words.rows;
+    const wi = words.index;
+    for (let l = 0; l < 8; l++) ep[l] = 0;
+    ec[0] = 0;
+    for (let t = 0; t < T; t++) {
+      const d = (t + 1) << 3;
+      const r = wi.get(th[t] ?? 0);
+      if (r < 0) {
+        for (let l = 0; l < 8; l++) ep[d + l] = ep[d - 8 + l] ?? 0;
+        ec[t + 1] = ec[t] ?? 0;
+        continue;
+      }
+      const rb = r << 3;
+      for (let l = 0; l < 8; l++) ep[d + l] = (ep[d - 8 + l] ?? 0) + (wr[rb + l] ?? 0);
+      ec[t + 1] = (ec[t] ?? 0) + 1;
     }
   }
 
@@ -353,12 +377,15 @@ export function windowScores(
     const ua = ta * L;
     const ub = Math.max(ta, tb) * L;
     const ba = Math.min(ta + 1, Math.max(ta, tb)) * L;
+    const ne = words !== undefined ? (ec[Math.max(ta, tb)] ?? 0) - (ec[ta] ?? 0) : 0;
+    const ke = ne > 0 && words !== undefined ? 1 / Math.max(ne, words.floor) : 0;
     for (let l = 0; l < L; l++) {
       const chars = (cp[cb + l] ?? 0) - (cp[ca + l] ?? 0) + (edge[l] ?? 0);
-      const words = (up[ub + l] ?? 0) - (up[ua + l] ?? 0) + (bp[ub + l] ?? 0) - (bp[ba + l] ?? 0);
+      const wordSum = (up[ub + l] ?? 0) - (up[ua + l] ?? 0) + (bp[ub + l] ?? 0) - (bp[ba + l] ?? 0);
       let lex = 0;
       if (fired !== 0) for (let f = 0; f < LEX_FEATURE_COUNT; f++) if (fired & (1 << f)) lex += tbl[lexBase + f * L + l] ?? 0;
-      const z = (w.bias[l] ?? 0) + (w.scales[l] ?? 1) * (chars * vc + words * vw + lex * cfg.lexScale);
+      const emb = ke !== 0 ? ((ep[ub + l] ?? 0) - (ep[ua + l] ?? 0)) * ke : 0;
+      const z = (w.bias[l] ?? 0) + (w.scales[l] ?? 1) * (chars * vc + wordSum * vw + lex * cfg.lexScale) + emb;
       if (z > (out[l] ?? -Infinity)) out[l] = z;
     }
   }
