@@ -45,8 +45,11 @@ const FP_BUDGET = 0.005;
 const NEG_BUDGET = 0.05;
 /** Thresholds never go below this (a head whose validation negatives all score low is not trusted blindly). */
 const THRESHOLD_FLOOR = 0.5;
-/** Mean-pooled word-embedding features (see src/guard/embeddings.ts). */
-const DENSE = { floor: 4, scale: 2, l2: 1e-5 };
+/**
+ * Mean-pooled word-embedding features (see src/guard/embeddings.ts) for the moderation heads. The injection head
+ * keeps its sparse features only: topic vectors say what a text is about, not whether it overrides instructions.
+ */
+const DENSE = { floor: 4, scale: 4, l2: 1e-6, labels: GUARD_LABELS.map((_l, i) => i).filter((i) => GUARD_LABELS[i] !== 'prompt_injection') };
 
 /**
  * The benign corpus = production-like requests: the composed benign corpus and the hand-written benign/short

@@ -4,10 +4,11 @@
  */
 import { GUARD_LABELS, type GuardLabel } from './labels.js';
 import { normalizeText } from './normalize.js';
-import { extractFeatures, FeatureBuffer, featureRows, type FeatureConfig } from './features.js';
+import { CONJ_BASE, extractFeatures, FeatureBuffer, featureRows, type FeatureConfig } from './features.js';
 import { windowScores } from './window-scores.js';
 import { packTable, WindowScratch, type WeightTable } from './window-table.js';
 import type { WordRows } from './embeddings.js';
+import { applyStructure } from './structure.js';
 
 export const MODEL_FORMAT = 'svc-guard-v1';
 
@@ -142,6 +143,20 @@ function sigmoid(z: number): number {
 
 /** Raw logits of one already normalised text (featurised whole) into out[0..L). */
 function logitsInto(model: GuardModel, norm: string, out: Float64Array, buf: FeatureBuffer): void {
+  linearLogits(model, norm, out, buf);
+  if (model.labels.length !== 8) return;
+  // lexicon classes present: the class indicator rows (2^bits + class index) among the extracted features
+  const base = 1 << model.features.bits;
+  let classes = 0;
+  for (let i = buf.n - 1; i >= 0; i--) {
+    const j = (buf.idx[i] ?? 0) - base;
+    if (j < 0) break;
+    if (j < CONJ_BASE) classes |= 1 << j;
+  }
+  applyStructure(out, classes);
+}
+
+function linearLogits(model: GuardModel, norm: string, out: Float64Array, buf: FeatureBuffer): void {
   const L = model.labels.length;
   extractFeatures(model.features, norm, buf);
   for (let l = 0; l < L; l++) out[l] = model.bias[l] ?? 0;

@@ -41,6 +41,8 @@ export interface DenseOptions {
   scale: number;
   /** L2 strength on the dense rows (they are touched by every example, so they need less than the sparse rows). */
   l2: number;
+  /** Heads that get dense features (by GUARD_LABELS index); the others keep zero dense weights. */
+  labels: readonly number[];
 }
 
 /** Vocabulary index of an embedding table by token hash (as the scorer hashes tokens). */
@@ -205,6 +207,8 @@ export function trainModel(
   const D = opts.dense?.table.dims ?? 0;
   const W = new Float32Array((sparseRows + D) * L);
   const denseL2 = opts.dense?.l2 ?? 0;
+  const denseOn = new Uint8Array(L);
+  for (const l of opts.dense?.labels ?? []) denseOn[l] = 1;
   const G = new Float32Array(W.length);
   const bias = model.bias;
   const biasG = new Float64Array(L);
@@ -257,10 +261,11 @@ export function trainModel(
         const row = X.idx[k] ?? 0;
         const base = row * L;
         const v = X.val[k] ?? 0;
-        const rl2 = row >= sparseRows ? denseL2 : l2;
+        const isDense = row >= sparseRows;
+        const rl2 = isDense ? denseL2 : l2;
         for (let l = 0; l < L; l++) {
           const gl = g[l] ?? 0;
-          if (gl === 0) continue;
+          if (gl === 0 || (isDense && denseOn[l] === 0)) continue;
           const j = base + l;
           const wj = W[j] ?? 0;
           const grad = gl * v + rl2 * wj;
@@ -274,7 +279,7 @@ export function trainModel(
   }
   model.weights.set(W.subarray(0, sparseRows * L));
   if (opts.dense !== undefined) model.words = foldDense(opts.dense, W.subarray(sparseRows * L), L);
-  const dense = opts.dense !== undefined ? { dims: D, words: opts.dense.table.words.length, floor: opts.dense.floor, scale: opts.dense.scale, l2: opts.dense.l2 } : undefined;
+  const dense = opts.dense !== undefined ? { dims: D, words: opts.dense.table.words.length, floor: opts.dense.floor, scale: opts.dense.scale, l2: opts.dense.l2, labels: opts.dense.labels } : undefined;
   model.meta = { trainedExamples: examples.length, options: { ...opts, log: undefined, features: undefined, window: undefined, dense } };
   return model;
 }

@@ -24,6 +24,7 @@ import {
 } from './features.js';
 import type { WeightTable, WindowScratch } from './window-table.js';
 import type { WordRows } from './embeddings.js';
+import { applyStructure } from './structure.js';
 // ---------------------------------------------------------------------------------------------------------------
 // Windowed scoring in one pass.
 //
@@ -303,6 +304,7 @@ export function windowScores(
   const lastA = new Int32Array(CONJ.length);
   const lastB = new Int32Array(CONJ.length);
   const lexBase = (1 << cfg.bits) * L;
+  const zw = sc.window;
   let ta = 0;
   let tb = 0;
   let ga = 0;
@@ -385,8 +387,9 @@ export function windowScores(
       let lex = 0;
       if (fired !== 0) for (let f = 0; f < LEX_FEATURE_COUNT; f++) if (fired & (1 << f)) lex += tbl[lexBase + f * L + l] ?? 0;
       const emb = ke !== 0 ? ((ep[ub + l] ?? 0) - (ep[ua + l] ?? 0)) * ke : 0;
-      const z = (w.bias[l] ?? 0) + (w.scales[l] ?? 1) * (chars * vc + wordSum * vw + lex * cfg.lexScale) + emb;
-      if (z > (out[l] ?? -Infinity)) out[l] = z;
+      zw[l] = (w.bias[l] ?? 0) + (w.scales[l] ?? 1) * (chars * vc + wordSum * vw + lex * cfg.lexScale) + emb;
     }
+    applyStructure(zw, fired);
+    for (let l = 0; l < L; l++) if ((zw[l] ?? 0) > (out[l] ?? -Infinity)) out[l] = zw[l] ?? 0;
   }
 }

@@ -27,6 +27,8 @@ export class WindowScratch {
   edge = new Float64Array(0);
   embPre = new Float64Array(0);
   embCnt = new Int32Array(0);
+  /** One window's logits. */
+  window = new Float64Array(8);
 
   ensure(len: number, L: number): void {
     if (this.charPre.length < (len + 2) * L) this.charPre = new Float64Array(Math.max((len + 2) * L, this.charPre.length * 2));
