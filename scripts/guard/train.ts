@@ -26,6 +26,7 @@ import { defaultModelPath, findProjectRoot } from '../../src/guard/paths.js';
 import { DEFAULT_TRAIN_OPTIONS, prepareFeatures, trainModel, type TrainOptions } from '../../src/guard/train.js';
 import { EMBEDDING_DIR, loadEmbeddingTable } from '../../src/guard/embeddings.js';
 import { attackCorpus, benignCorpus, moderationCorpus } from './corpus.js';
+import { moderationHardNegatives, moderationPositives } from './moderation-text.js';
 import {
   DEFAULT_DATA_OPTIONS,
   extraExamples,
@@ -93,7 +94,7 @@ function staleInputs(root: string, selfPath: string): string[] {
   const { data, extra } = trainingPaths(root);
   const selfDir = dirname(selfPath);
   const ext = selfPath.endsWith('.ts') ? '.ts' : '.js';
-  const trainer = ['train', 'data', 'corpus', 'corpus-text'].map((n) => join(selfDir, `${n}${ext}`));
+  const trainer = ['train', 'data', 'corpus', 'corpus-text', 'moderation-text'].map((n) => join(selfDir, `${n}${ext}`));
   const emb = ['embeddings.bin', 'embeddings-vocab.txt'].map((f) => join(root, EMBEDDING_DIR, f));
   return [data, extra, ...emb, ...trainer, ...filesIn(resolve(selfDir, '../../src/guard'), ext)].filter((p) => existsSync(p)).sort();
 }
@@ -215,6 +216,8 @@ export async function main(argv: string[]): Promise<void> {
     ...benignCorpus(),
     ...attackCorpus(),
     ...moderationCorpus(),
+    ...moderationPositives(),
+    ...moderationHardNegatives(),
   ];
   const { train, tune } = splitByGroup(examples, HOLDOUT, SPLIT_SEED);
   log(`examples: ${examples.length} (train split ${train.length}, validation split ${tune.length}; benign corpus ${examples.filter(isBenignCorpus).length}); load ${(performance.now() - t0).toFixed(0)} ms`);

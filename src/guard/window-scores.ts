@@ -4,6 +4,7 @@ import {
   BI_SALT,
   BI_TAGS,
   CHAR_BASIS,
+  charBucket,
   combine,
   combine3,
   CONJ,
@@ -87,10 +88,10 @@ function addRow(dst: Float64Array, d: number, w: WeightTable, row: number, sign:
 }
 
 /** Hash bucket of the char n-gram s[from, from + k). */
-function charGramRow(s: string, from: number, k: number, mask: number): number {
+function charGramRow(s: string, from: number, k: number, bits: number): number {
   let h = CHAR_BASIS;
   for (let i = from; i < from + k; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
-  return fmix(h ^ Math.imul(k, 0x27d4eb2d)) & mask;
+  return charBucket(h, k, bits);
 }
 
 /**
@@ -112,6 +113,7 @@ export function windowScores(
   const N = norm.length;
   sc.ensure(N, L);
   const mask = (1 << cfg.bits) - 1;
+  const bits = cfg.bits;
   const cmin = cfg.charMin;
   const cmax = cfg.charMax;
   const tbl = w.table;
@@ -151,7 +153,7 @@ export function windowScores(
       for (let k = 0; k < kmax; k++) {
         h = Math.imul(h ^ norm.charCodeAt(i + k), FNV_PRIME);
         if (k + 1 >= cmin) {
-          const r = (fmix(h ^ Math.imul(k + 1, 0x27d4eb2d)) & mask) << 1;
+          const r = charBucket(h, k + 1, bits) << 1;
           const w0 = pk[r] ?? 0x80808080;
           const w1 = pk[r + 1] ?? 0x80808080;
           e0 += w0 & 0x00ff00ff; o0 += (w0 >>> 8) & 0x00ff00ff;
@@ -171,7 +173,7 @@ export function windowScores(
       const kmax = Math.min(cmax, N - i);
       for (let k = 0; k < kmax; k++) {
         h = Math.imul(h ^ norm.charCodeAt(i + k), FNV_PRIME);
-        if (k + 1 >= cmin) addRow(tot, 0, w, fmix(h ^ Math.imul(k + 1, 0x27d4eb2d)) & mask, 1);
+        if (k + 1 >= cmin) addRow(tot, 0, w, charBucket(h, k + 1, bits), 1);
       }
     }
   }
@@ -313,12 +315,12 @@ export function windowScores(
     // ones running past b and add the ones on the virtual edge spaces
     edge.fill(0, 0, L);
     for (let i = Math.max(a, b - cmax + 1); i < b; i++) {
-      for (let k = cmin; k <= cmax; k++) if (i + k > b && i + k <= N) addRow(edge, 0, w, charGramRow(norm, i, k, mask), -1);
+      for (let k = cmin; k <= cmax; k++) if (i + k > b && i + k <= N) addRow(edge, 0, w, charGramRow(norm, i, k, bits), -1);
     }
     const left = ' ' + norm.slice(a, a + cmax - 1);
-    for (let k = cmin; k <= Math.min(cmax, left.length); k++) addRow(edge, 0, w, charGramRow(left, 0, k, mask), 1);
+    for (let k = cmin; k <= Math.min(cmax, left.length); k++) addRow(edge, 0, w, charGramRow(left, 0, k, bits), 1);
     const right = norm.slice(b - cmax + 1, b) + ' ';
-    for (let k = cmin; k <= Math.min(cmax, right.length); k++) addRow(edge, 0, w, charGramRow(right, right.length - k, k, mask), 1);
+    for (let k = cmin; k <= Math.min(cmax, right.length); k++) addRow(edge, 0, w, charGramRow(right, right.length - k, k, bits), 1);
     const m = b - a + 2;
     let nChar = 0;
     for (let k = cmin; k <= cmax; k++) nChar += Math.max(0, m - k + 1);
