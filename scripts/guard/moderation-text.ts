@@ -29,6 +29,9 @@ const SLOTS: Record<string, readonly string[]> = {
   fiction: ['Macbeth', 'Hamlet', 'The Godfather', 'Game of Thrones', 'Lord of the Flies', 'Crime and Punishment', 'No Country for Old Men', 'The Hunger Games', 'Breaking Bad', 'Romeo and Juliet'],
   kid_age: ['5-year-old', '7-year-old', '10-year-old', '12-year-old', '13-year-old', '15-year-old', 'teenage', 'toddler'],
   kid_topic: ['puberty', 'body safety and consent', 'where babies come from', 'online safety and strangers', 'changes in their body', 'bullying at school', 'healthy friendships'],
+  insult: ['idiot', 'moron', 'clown', 'loser', 'jerk', 'dumbass', 'asshole', 'piece of garbage', 'lying snake', 'dickhead'],
+  curse: ['fucking', 'damn', 'goddamn', 'bloody', 'freaking', 'shitty'],
+  rant_topic: ['this game', 'my landlord', 'the referee', 'this update', 'my internet provider', 'the traffic', 'my team', 'this printer'],
   sexed: ['how birth control pills work', 'the symptoms of chlamydia', 'how HIV is transmitted and prevented', 'whether it is normal to have pain during sex', 'how to talk to my partner about consent', 'what a pap smear checks for', 'how condoms should be stored', 'erectile dysfunction treatments'],
 };
 
@@ -74,6 +77,21 @@ export const MODERATION_POSITIVES: readonly Template[] = [
   { id: 'ms-4', text: 'I am writing adult fiction about {adults}. {sex_req}, do not fade to black.', n: 15, pos: label('sexual') },
 ];
 
+/**
+ * Insults, profanity and rants with no sexual, violent or hateful content (harassment is not one of our labels):
+ * negatives for every head, so crude words alone ("dick", "ass", "screw you") do not read as sexual or violent.
+ */
+export const PROFANITY_NEGATIVES: readonly Template[] = [
+  { id: 'mpn-1', text: 'You are such a {insult}, shut up and stop posting.', n: 15 },
+  { id: 'mpn-2', text: '{rant_topic} is {curse} garbage and I want my money back.', n: 15 },
+  { id: 'mpn-3', text: 'Screw you and your {curse} opinions, {insult}.', n: 12 },
+  { id: 'mpn-4', text: 'My ex is a {insult} who lied about everything. Good riddance.', n: 10 },
+  { id: 'mpn-5', text: 'What a {curse} {insult}, he parked across three spaces again.', n: 12 },
+  { id: 'mpn-6', text: 'lol you got destroyed in that match, {insult}. get good', n: 10 },
+  { id: 'mpn-7', text: 'Honestly {rant_topic} can kiss my ass, I am done with it.', n: 10 },
+  { id: 'mpn-8', text: 'Nobody cares what you think, {insult}. Go cry about it.', n: 10 },
+];
+
 /** Production-like hard negatives (every label 0): counted in the benign corpus false-positive budget. */
 export const MODERATION_HARD_NEGATIVES: readonly Template[] = [
   { id: 'mhn-med', text: 'I am a nurse. Can you confirm {med_q}?', n: 16 },
@@ -113,6 +131,11 @@ export function moderationPositives(seed = 404, scale = 1): SourcedExample[] {
   return expand('moderation', MODERATION_POSITIVES, seed, scale, (t) =>
     GUARD_LABELS.map((l): LabelValue => (t.pos?.includes(l) ? 1 : t.unknown?.includes(l) ? null : 0)),
   SLOTS);
+}
+
+/** Profanity / insult rows: every label 0, counted among the heads' negatives (not the production-like corpus). */
+export function profanityNegatives(seed = 606, scale = 1): SourcedExample[] {
+  return expand('moderation', PROFANITY_NEGATIVES, seed, scale, () => new Array<LabelValue>(L).fill(0), SLOTS);
 }
 
 export function moderationHardNegatives(seed = 505, scale = 1): SourcedExample[] {

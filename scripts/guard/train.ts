@@ -26,7 +26,7 @@ import { defaultModelPath, findProjectRoot } from '../../src/guard/paths.js';
 import { DEFAULT_TRAIN_OPTIONS, prepareFeatures, trainModel, type TrainOptions } from '../../src/guard/train.js';
 import { EMBEDDING_DIR, loadEmbeddingTable } from '../../src/guard/embeddings.js';
 import { attackCorpus, benignCorpus, moderationCorpus } from './corpus.js';
-import { moderationHardNegatives, moderationPositives } from './moderation-text.js';
+import { moderationHardNegatives, moderationPositives, profanityNegatives } from './moderation-text.js';
 import {
   DEFAULT_DATA_OPTIONS,
   extraExamples,
@@ -47,10 +47,17 @@ const NEG_BUDGET = 0.05;
 /** Thresholds never go below this (a head whose validation negatives all score low is not trusted blindly). */
 const THRESHOLD_FLOOR = 0.5;
 /**
+ * Sparse-row L2 of the moderation heads: ten times the injection head's. Their training positives are a few
+ * templates and short requests; a strong prior keeps each n-gram's weight small, so a head leans on many words
+ * (and on the dense and lexicon features) instead of memorising template phrasing. Chosen on the validation split
+ * (mean moderation AUROC 0.95 -> 0.96 from 1e-3 to 1e-2); the held-out gain was larger.
+ */
+const MODERATION_L2 = 1e-2;
+/**
  * Mean-pooled word-embedding features (see src/guard/embeddings.ts) for the moderation heads. The injection head
  * keeps its sparse features only: topic vectors say what a text is about, not whether it overrides instructions.
  */
-const DENSE = { floor: 4, scale: 4, l2: 1e-6, labels: GUARD_LABELS.map((_l, i) => i).filter((i) => GUARD_LABELS[i] !== 'prompt_injection') };
+const DENSE = { floor: 4, scale: 8, l2: 1e-6, labels: GUARD_LABELS.map((_l, i) => i).filter((i) => GUARD_LABELS[i] !== 'prompt_injection') };
 
 /**
  * The benign corpus = production-like requests: the composed benign corpus and the hand-written benign/short
@@ -218,13 +225,15 @@ export async function main(argv: string[]): Promise<void> {
     ...moderationCorpus(),
     ...moderationPositives(),
     ...moderationHardNegatives(),
+    ...profanityNegatives(),
   ];
   const { train, tune } = splitByGroup(examples, HOLDOUT, SPLIT_SEED);
   log(`examples: ${examples.length} (train split ${train.length}, validation split ${tune.length}; benign corpus ${examples.filter(isBenignCorpus).length}); load ${(performance.now() - t0).toFixed(0)} ms`);
   for (const c of labelCounts(examples)) log(`  ${c.label.padEnd(18)} pos ${c.pos} neg ${c.neg}`);
 
   const table = loadEmbeddingTable(root);
-  const baseOpts: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, dense: { table, ...DENSE } };
+  const labelL2 = GUARD_LABELS.map((l) => (l === 'prompt_injection' ? undefined : MODERATION_L2));
+  const baseOpts: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, labelL2, dense: { table, ...DENSE } };
   const tp = performance.now();
   const Xtrain = prepareFeatures(baseOpts.features, train.map((e) => e.text), baseOpts.dense);
   log(`features: ${Xtrain.idx.length} non-zeros in ${(performance.now() - tp).toFixed(0)} ms`);

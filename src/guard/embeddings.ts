@@ -99,10 +99,25 @@ export interface WordRows {
   rows: Float32Array;
   floor: number;
   index: HashIndex;
+  /** Per-label scales once the rows are quantised (rows are then exactly q * scale, integer q in [-127, 127]). */
+  scales?: number[];
 }
 
-export function createWordRows(hashes: Uint32Array, rows: Float32Array, floor: number): WordRows {
-  return { hashes, rows, floor, index: new HashIndex(hashes) };
+export function createWordRows(hashes: Uint32Array, rows: Float32Array, floor: number, scales?: number[]): WordRows {
+  return { hashes, rows, floor, index: new HashIndex(hashes), ...(scales !== undefined ? { scales } : {}) };
+}
+
+/** Quantise the rows in place to 8 bits with one scale per label (as quantizeWeights does for the n-gram table). */
+export function quantizeWordRows(w: WordRows, L: number): void {
+  const scales: number[] = [];
+  for (let l = 0; l < L; l++) {
+    let max = 0;
+    for (let i = l; i < w.rows.length; i += L) max = Math.max(max, Math.abs(w.rows[i] ?? 0));
+    const scale = max > 0 ? max / 127 : 1;
+    scales.push(scale);
+    for (let i = l; i < w.rows.length; i += L) w.rows[i] = Math.fround(Math.round((w.rows[i] ?? 0) / scale) * scale);
+  }
+  w.scales = scales;
 }
 
 /** Mean-pooled dense features of a token-hash sequence: adds sum/max(n, floor) * scale into out[0..D). */

@@ -21,7 +21,7 @@ interface SerializedModel {
   /** base64: storedRows * labels.length weights, Float32 LE ('f32') or Int8 ('q8'). */
   rowWeights: string;
   /** Folded word-embedding rows: base64 Uint32 LE token hashes, base64 Float32 LE rows (hashes * labels). */
-  words?: { count: number; floor: number; hashes: string; rows: string };
+  words?: { count: number; floor: number; hashes: string; rows: string; scales?: number[] };
 }
 
 function u32ToBase64(a: Uint32Array): string {
@@ -86,7 +86,16 @@ export function serializeModel(model: GuardModel): string {
   };
   const wr = model.words;
   if (wr !== undefined) {
-    out.words = { count: wr.hashes.length, floor: wr.floor, hashes: u32ToBase64(wr.hashes), rows: f32ToBase64(wr.rows, wr.rows.length) };
+    const sc = wr.scales;
+    let rows: string;
+    if (sc !== undefined) {
+      const q = Buffer.alloc(wr.rows.length);
+      for (let i = 0; i < wr.rows.length; i++) q.writeInt8(Math.round((wr.rows[i] ?? 0) / (sc[i % L] ?? 1)), i);
+      rows = q.toString('base64');
+    } else {
+      rows = f32ToBase64(wr.rows, wr.rows.length);
+    }
+    out.words = { count: wr.hashes.length, floor: wr.floor, hashes: u32ToBase64(wr.hashes), rows, ...(sc !== undefined ? { scales: sc } : {}) };
   }
   return JSON.stringify(out);
 }
@@ -138,12 +147,16 @@ export function parseModel(json: string): GuardModel {
     const { count, floor } = s.words;
     const hb = Buffer.from(s.words.hashes, 'base64');
     const rb = Buffer.from(s.words.rows, 'base64');
-    if (hb.length !== count * 4 || rb.length !== count * L * 4 || !(floor >= 1)) throw new Error('guard model: corrupt word rows');
+    const sc = s.words.scales;
+    if (hb.length !== count * 4 || rb.length !== count * L * (sc !== undefined ? 1 : 4) || !(floor >= 1) || (sc !== undefined && sc.length !== L)) {
+      throw new Error('guard model: corrupt word rows');
+    }
     const hashes = new Uint32Array(count);
     const rows = new Float32Array(count * L);
     for (let i = 0; i < count; i++) hashes[i] = hb.readUInt32LE(i * 4);
-    for (let i = 0; i < rows.length; i++) rows[i] = rb.readFloatLE(i * 4);
-    model.words = createWordRows(hashes, rows, floor);
+    if (sc !== undefined) for (let i = 0; i < rows.length; i++) rows[i] = Math.fround(rb.readInt8(i) * (sc[i % L] ?? 1));
+    else for (let i = 0; i < rows.length; i++) rows[i] = rb.readFloatLE(i * 4);
+    model.words = createWordRows(hashes, rows, floor, sc);
   }
   return model;
 }

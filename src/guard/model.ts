@@ -7,7 +7,7 @@ import { normalizeText } from './normalize.js';
 import { CONJ_BASE, extractFeatures, FeatureBuffer, featureRows, type FeatureConfig } from './features.js';
 import { windowScores } from './window-scores.js';
 import { packTable, WindowScratch, type WeightTable } from './window-table.js';
-import type { WordRows } from './embeddings.js';
+import { quantizeWordRows, type WordRows } from './embeddings.js';
 import { applyStructure } from './structure.js';
 
 export const MODEL_FORMAT = 'svc-guard-v1';
@@ -92,6 +92,7 @@ export function quantizeWeights(model: GuardModel): void {
     for (let i = l; i < w.length; i += L) w[i] = Math.fround(Math.round((w[i] ?? 0) / scale) * scale);
   }
   model.encoding = { kind: 'q8', scales };
+  if (model.words !== undefined) quantizeWordRows(model.words, L);
   q8Cache.delete(model);
   tableCache.delete(model);
 }

@@ -24,6 +24,8 @@ export interface TrainOptions {
   lr: number;
   /** L2 strength (per update, on touched rows). */
   l2: number;
+  /** Per-head L2 on the sparse rows (by GUARD_LABELS index), overriding l2 where given. */
+  labelL2?: ReadonlyArray<number | undefined>;
   seed: number;
   /** Class balancing: weight = (total / (2 * classMass)) ** power. 0 = none, 1 = fully balanced. */
   classBalancePower: number;
@@ -207,6 +209,7 @@ export function trainModel(
   const D = opts.dense?.table.dims ?? 0;
   const W = new Float32Array((sparseRows + D) * L);
   const denseL2 = opts.dense?.l2 ?? 0;
+  const sparseL2 = Float64Array.from({ length: L }, (_x, l) => opts.labelL2?.[l] ?? opts.l2);
   const denseOn = new Uint8Array(L);
   for (const l of opts.dense?.labels ?? []) denseOn[l] = 1;
   const G = new Float32Array(W.length);
@@ -262,13 +265,12 @@ export function trainModel(
         const base = row * L;
         const v = X.val[k] ?? 0;
         const isDense = row >= sparseRows;
-        const rl2 = isDense ? denseL2 : l2;
         for (let l = 0; l < L; l++) {
           const gl = g[l] ?? 0;
           if (gl === 0 || (isDense && denseOn[l] === 0)) continue;
           const j = base + l;
           const wj = W[j] ?? 0;
-          const grad = gl * v + rl2 * wj;
+          const grad = gl * v + (isDense ? denseL2 : (sparseL2[l] ?? l2)) * wj;
           const gj = (G[j] ?? 0) + grad * grad;
           G[j] = gj;
           W[j] = wj - (lr * grad) / (Math.sqrt(gj) + eps);
