@@ -42,6 +42,11 @@ const HOLDOUT = 0.2;
 const SPLIT_SEED = 11;
 /** At most this share of the validation benign corpus may reach a label's threshold. */
 const FP_BUDGET = 0.005;
+/**
+ * The cut is chosen for half the budget: the validation benign rows are about a thousand, so a 0.5 % estimate is
+ * five rows and its sampling error is as large as the budget itself; unseen production traffic needs the margin.
+ */
+const FP_TARGET = FP_BUDGET / 2;
 /** At most this share of all of a label's validation negatives (other harms, offensive tweets...) may reach it. */
 const NEG_BUDGET = 0.05;
 /** Thresholds never go below this (a head whose validation negatives all score low is not trusted blindly). */
@@ -169,7 +174,7 @@ function evaluateSplit(model: GuardModel, tune: SourcedExample[]): SplitReport[]
       if (benign[i]) benignScores.push(scores[i]?.[l] ?? 0);
     });
     const negScores = s.filter((_v, i) => y[i] === 0);
-    const threshold = Math.max(THRESHOLD_FLOOR, fprThreshold(benignScores, FP_BUDGET), fprThreshold(negScores, NEG_BUDGET));
+    const threshold = Math.max(THRESHOLD_FLOOR, fprThreshold(benignScores, FP_TARGET), fprThreshold(negScores, NEG_BUDGET));
     const c = confusionAt(s, y, threshold);
     return {
       label,
@@ -271,7 +276,7 @@ export async function main(argv: string[]): Promise<void> {
   const r4 = (x: number): number => Number(fmt(x, 4));
   model.meta = {
     ...model.meta,
-    thresholdRule: `lowest cut flagging at most ${FP_BUDGET * 100}% of the benign corpus and at most ${NEG_BUDGET * 100}% of all the label's negatives on a ${HOLDOUT * 100}% group-held-out validation split of the training data (seed ${SPLIT_SEED}), floor ${THRESHOLD_FLOOR}`,
+    thresholdRule: `lowest cut flagging at most ${FP_TARGET * 100}% (half the ${FP_BUDGET * 100}% budget) of the benign corpus and at most ${NEG_BUDGET * 100}% of all the label's negatives on a ${HOLDOUT * 100}% group-held-out validation split of the training data (seed ${SPLIT_SEED}), floor ${THRESHOLD_FLOOR}`,
     tuningSplit: rep.map((r) => ({ ...r, auroc: r4(r.auroc), auprc: r4(r.auprc), precision: r4(r.precision), recall: r4(r.recall), f1: r4(r.f1), benignFpr: r4(r.benignFpr), negFpr: r4(r.negFpr) })),
     labelCounts: labelCounts(examples),
     benignCorpus: { total: examples.filter(isBenignCorpus).length, validation: tune.filter(isBenignCorpus).length },
