@@ -3,7 +3,7 @@
  * records FEATURE_VERSION and refuses to load a model built with another version.
  */
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[^\p{ASCII}]/u;
 const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
 /** Lower-case, NFKC, strip HTML entities / URLs / @mentions / retweet markers, unify quotes, collapse whitespace. */
@@ -18,5 +18,6 @@ export function normalizeText(raw: string): string {
   if (t.includes('@')) t = t.replace(/(^|\s)rt\s+@\w+:?/g, ' ').replace(/(^|[^\w.])@\w+:?/g, '$1 ');
   if (!ascii) t = t.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\u201c\u201d\u00ab\u00bb]/g, '"').replace(/[\u200b-\u200d\ufeff]/g, '');
   if (t.includes('`')) t = t.replaceAll('`', "'");
-  return t.replace(/\s+/g, ' ').trim();
+  // every whitespace run becomes one space; runs that already are one space are not matched (most of them)
+  return t.replace(/[^\S ]\s*| \s+/g, ' ').trim();
 }
