@@ -133,6 +133,7 @@ export function windowScores(
   const pk = w.packed;
   if (pk !== undefined) {
     let e0 = 0, o0 = 0, e1 = 0, o1 = 0, cnt = 0;
+    const fast345 = cmin === 3 && cmax === 5;
     for (let i = 0; i <= N; i++) {
       const at = j < nb && bnd[j] === i;
       if (at || cnt >= FLUSH_ROWS || i === N) {
@@ -148,6 +149,25 @@ export function windowScores(
         }
       }
       if (i === N) break;
+      if (fast345 && i + 5 <= N) {
+        // the default 3..5-gram orders unrolled: five chars, five FNV steps, three rows, no inner loop
+        const h2 = Math.imul(Math.imul(CHAR_BASIS ^ norm.charCodeAt(i), FNV_PRIME) ^ norm.charCodeAt(i + 1), FNV_PRIME);
+        const h3 = Math.imul(h2 ^ norm.charCodeAt(i + 2), FNV_PRIME);
+        const h4 = Math.imul(h3 ^ norm.charCodeAt(i + 3), FNV_PRIME);
+        const h5 = Math.imul(h4 ^ norm.charCodeAt(i + 4), FNV_PRIME);
+        const r3 = charBucket(h3, 3, bits) << 1;
+        const r4 = charBucket(h4, 4, bits) << 1;
+        const r5 = charBucket(h5, 5, bits) << 1;
+        const a0 = pk[r3] ?? 0x80808080, a1 = pk[r3 + 1] ?? 0x80808080;
+        const b0 = pk[r4] ?? 0x80808080, b1 = pk[r4 + 1] ?? 0x80808080;
+        const d0 = pk[r5] ?? 0x80808080, d1 = pk[r5 + 1] ?? 0x80808080;
+        e0 += (a0 & 0x00ff00ff) + (b0 & 0x00ff00ff) + (d0 & 0x00ff00ff);
+        o0 += ((a0 >>> 8) & 0x00ff00ff) + ((b0 >>> 8) & 0x00ff00ff) + ((d0 >>> 8) & 0x00ff00ff);
+        e1 += (a1 & 0x00ff00ff) + (b1 & 0x00ff00ff) + (d1 & 0x00ff00ff);
+        o1 += ((a1 >>> 8) & 0x00ff00ff) + ((b1 >>> 8) & 0x00ff00ff) + ((d1 >>> 8) & 0x00ff00ff);
+        cnt += 3;
+        continue;
+      }
       let h = CHAR_BASIS;
       const kmax = Math.min(cmax, N - i);
       for (let k = 0; k < kmax; k++) {
