@@ -29,19 +29,19 @@ const PI = GUARD_LABELS.indexOf('prompt_injection');
  * Fill `{slot}` references from SLOTS (nested fills allowed, depth-limited). An unknown slot in a template is an
  * error; inside a slot value (code such as `{id}`) it is literal text.
  */
-export function fill(template: string, rnd: () => number, depth = 0): string {
+export function fill(template: string, rnd: () => number, depth = 0, slots: Readonly<Record<string, readonly string[]>> = SLOTS): string {
   if (depth > 4) throw new Error(`corpus: slot nesting too deep in ${template}`);
   return template.replace(/\{([a-z_0-9]+)\}/g, (_m, name: string) => {
     if (name === 'doc') return pickDoc(rnd, 1);
     if (name === 'doc2') return pickDoc(rnd, 2);
     if (name === 'doc3') return pickDoc(rnd, 3);
-    const options = SLOTS[name];
+    const options = slots[name] ?? SLOTS[name];
     if (!options || options.length === 0) {
       if (depth > 0) return `{${name}}`;
       throw new Error(`corpus: unknown slot {${name}}`);
     }
     const v = options[Math.floor(rnd() * options.length)] ?? '';
-    return fill(v, rnd, depth + 1);
+    return fill(v, rnd, depth + 1, slots);
   });
 }
 
@@ -52,14 +52,21 @@ function pickDoc(rnd: () => number, paragraphs: number): string {
   return out.join('\n\n');
 }
 
-function expand(kind: string, templates: readonly Template[], seed: number, scale: number, y: (t: Template) => LabelValue[]): SourcedExample[] {
+export function expand(
+  kind: string,
+  templates: readonly Template[],
+  seed: number,
+  scale: number,
+  y: (t: Template) => LabelValue[],
+  slots: Readonly<Record<string, readonly string[]>> = SLOTS,
+): SourcedExample[] {
   const rnd = mulberry32(seed);
   const out: SourcedExample[] = [];
   const seen = new Set<string>();
   templates.forEach((t, ti) => {
     const n = Math.max(1, Math.round((t.n ?? 6) * scale));
     for (let k = 0, tries = 0; k < n && tries < n * 4; tries++) {
-      const text = fill(t.text, rnd).trim();
+      const text = fill(t.text, rnd, 0, slots).trim();
       if (seen.has(text)) continue;
       seen.add(text);
       k++;

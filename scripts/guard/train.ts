@@ -24,7 +24,9 @@ import { auprc, auroc, confusionAt, f1, fprThreshold, precision, recall } from '
 import { quantizeWeights, saveModel, scoreTextArray, type GuardModel } from '../../src/guard/model.js';
 import { defaultModelPath, findProjectRoot } from '../../src/guard/paths.js';
 import { DEFAULT_TRAIN_OPTIONS, prepareFeatures, trainModel, type TrainOptions } from '../../src/guard/train.js';
+import { EMBEDDING_DIR, loadEmbeddingTable } from '../../src/guard/embeddings.js';
 import { attackCorpus, benignCorpus, moderationCorpus } from './corpus.js';
+import { moderationHardNegatives, moderationPositives, profanityNegatives } from './moderation-text.js';
 import {
   DEFAULT_DATA_OPTIONS,
   extraExamples,
@@ -40,10 +42,27 @@ const HOLDOUT = 0.2;
 const SPLIT_SEED = 11;
 /** At most this share of the validation benign corpus may reach a label's threshold. */
 const FP_BUDGET = 0.005;
+/**
+ * The cut is chosen for half the budget: the validation benign rows are about a thousand, so a 0.5 % estimate is
+ * five rows and its sampling error is as large as the budget itself; unseen production traffic needs the margin.
+ */
+const FP_TARGET = FP_BUDGET / 2;
 /** At most this share of all of a label's validation negatives (other harms, offensive tweets...) may reach it. */
 const NEG_BUDGET = 0.05;
 /** Thresholds never go below this (a head whose validation negatives all score low is not trusted blindly). */
 const THRESHOLD_FLOOR = 0.5;
+/**
+ * Sparse-row L2 of the moderation heads: ten times the injection head's. Their training positives are a few
+ * templates and short requests; a strong prior keeps each n-gram's weight small, so a head leans on many words
+ * (and on the dense and lexicon features) instead of memorising template phrasing. Chosen on the validation split
+ * (mean moderation AUROC 0.95 -> 0.96 from 1e-3 to 1e-2); the held-out gain was larger.
+ */
+const MODERATION_L2 = 1e-2;
+/**
+ * Mean-pooled word-embedding features (see src/guard/embeddings.ts) for the moderation heads. The injection head
+ * keeps its sparse features only: topic vectors say what a text is about, not whether it overrides instructions.
+ */
+const DENSE = { floor: 4, scale: 8, l2: 1e-6, labels: GUARD_LABELS.map((_l, i) => i).filter((i) => GUARD_LABELS[i] !== 'prompt_injection') };
 
 /**
  * The benign corpus = production-like requests: the composed benign corpus and the hand-written benign/short
@@ -87,8 +106,11 @@ function staleInputs(root: string, selfPath: string): string[] {
   const { data, extra } = trainingPaths(root);
   const selfDir = dirname(selfPath);
   const ext = selfPath.endsWith('.ts') ? '.ts' : '.js';
-  const trainer = ['train', 'data', 'corpus', 'corpus-text', 'attacks', 'attack-text', 'hard-negatives', 'trigger-negatives'].map((n) => join(selfDir, `${n}${ext}`));
-  return [data, extra, ...trainer, ...filesIn(resolve(selfDir, '../../src/guard'), ext)].filter((p) => existsSync(p)).sort();
+  const trainer = ['train', 'data', 'corpus', 'corpus-text', 'moderation-text', 'attacks', 'attack-text', 'hard-negatives', 'trigger-negatives'].map((n) =>
+    join(selfDir, `${n}${ext}`),
+  );
+  const emb = ['embeddings.bin', 'embeddings-vocab.txt'].map((f) => join(root, EMBEDDING_DIR, f));
+  return [data, extra, ...emb, ...trainer, ...filesIn(resolve(selfDir, '../../src/guard'), ext)].filter((p) => existsSync(p)).sort();
 }
 
 /** Content fingerprint of the inputs (tsc rewrites dist/ on every build, so mtimes alone would always retrain). */
@@ -154,7 +176,7 @@ function evaluateSplit(model: GuardModel, tune: SourcedExample[]): SplitReport[]
       if (benign[i]) benignScores.push(scores[i]?.[l] ?? 0);
     });
     const negScores = s.filter((_v, i) => y[i] === 0);
-    const threshold = Math.max(THRESHOLD_FLOOR, fprThreshold(benignScores, FP_BUDGET), fprThreshold(negScores, NEG_BUDGET));
+    const threshold = Math.max(THRESHOLD_FLOOR, fprThreshold(benignScores, FP_TARGET), fprThreshold(negScores, NEG_BUDGET));
     const c = confusionAt(s, y, threshold);
     return {
       label,
@@ -208,14 +230,19 @@ export async function main(argv: string[]): Promise<void> {
     ...benignCorpus(),
     ...attackCorpus(),
     ...moderationCorpus(),
+    ...moderationPositives(),
+    ...moderationHardNegatives(),
+    ...profanityNegatives(),
   ];
   const { train, tune } = splitByGroup(examples, HOLDOUT, SPLIT_SEED);
   log(`examples: ${examples.length} (train split ${train.length}, validation split ${tune.length}; benign corpus ${examples.filter(isBenignCorpus).length}); load ${(performance.now() - t0).toFixed(0)} ms`);
   for (const c of labelCounts(examples)) log(`  ${c.label.padEnd(18)} pos ${c.pos} neg ${c.neg}`);
 
-  const baseOpts: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS };
+  const table = loadEmbeddingTable(root);
+  const labelL2 = GUARD_LABELS.map((l) => (l === 'prompt_injection' ? undefined : MODERATION_L2));
+  const baseOpts: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, labelL2, dense: { table, ...DENSE } };
   const tp = performance.now();
-  const Xtrain = prepareFeatures(baseOpts.features, train.map((e) => e.text));
+  const Xtrain = prepareFeatures(baseOpts.features, train.map((e) => e.text), baseOpts.dense);
   log(`features: ${Xtrain.idx.length} non-zeros in ${(performance.now() - tp).toFixed(0)} ms`);
 
   if (args.tune) {
@@ -251,7 +278,7 @@ export async function main(argv: string[]): Promise<void> {
   const r4 = (x: number): number => Number(fmt(x, 4));
   model.meta = {
     ...model.meta,
-    thresholdRule: `lowest cut flagging at most ${FP_BUDGET * 100}% of the benign corpus and at most ${NEG_BUDGET * 100}% of all the label's negatives on a ${HOLDOUT * 100}% group-held-out validation split of the training data (seed ${SPLIT_SEED}), floor ${THRESHOLD_FLOOR}`,
+    thresholdRule: `lowest cut flagging at most ${FP_TARGET * 100}% (half the ${FP_BUDGET * 100}% budget) of the benign corpus and at most ${NEG_BUDGET * 100}% of all the label's negatives on a ${HOLDOUT * 100}% group-held-out validation split of the training data (seed ${SPLIT_SEED}), floor ${THRESHOLD_FLOOR}`,
     tuningSplit: rep.map((r) => ({ ...r, auroc: r4(r.auroc), auprc: r4(r.auprc), precision: r4(r.precision), recall: r4(r.recall), f1: r4(r.f1), benignFpr: r4(r.benignFpr), negFpr: r4(r.negFpr) })),
     labelCounts: labelCounts(examples),
     benignCorpus: { total: examples.filter(isBenignCorpus).length, validation: tune.filter(isBenignCorpus).length },

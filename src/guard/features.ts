@@ -7,7 +7,7 @@
 import { LEX_CLASSES, LEXICON, type LexClass } from './lexicon.js';
 
 /** Bump when normalisation, hashing or lexicon semantics change: old model files are then rejected. */
-export const FEATURE_VERSION = 1;
+export const FEATURE_VERSION = 2;
 
 export interface FeatureConfig {
   version: number;
@@ -30,7 +30,7 @@ export interface FeatureConfig {
 export const DEFAULT_FEATURE_CONFIG: FeatureConfig = {
   version: FEATURE_VERSION,
   bits: 18,
-  charMin: 2,
+  charMin: 3,
   charMax: 5,
   charScale: 1,
   wordScale: 1,
@@ -61,6 +61,15 @@ export function fmix(h0: number): number {
   return h >>> 0;
 }
 
+/**
+ * Bucket of a char n-gram of length k whose FNV-1a state is h: one multiplicative hash (the high `bits` bits of
+ * (h + k * c) * golden ratio), cheaper than a full finaliser on the hottest loop of the scorer (one per char and
+ * n-gram order); the FNV product chain already mixes every char into the high bits.
+ */
+export function charBucket(h: number, k: number, bits: number): number {
+  return Math.imul((h + Math.imul(k, 0x27d4eb2d)) | 0, 0x9e3779b1) >>> (32 - bits);
+}
+
 export function combine(a: number, b: number): number {
   return fmix(Math.imul(a, 0x9e3779b1) ^ b);
 }
@@ -84,6 +93,8 @@ export class FeatureBuffer {
   idx: Int32Array;
   val: Float32Array;
   n = 0;
+  /** Token count of the last extracted text (its hashes are tokens[0..T)). */
+  T = 0;
   tokens: Uint32Array;
   tags: Int32Array;
   negPrefix: Int32Array;
@@ -224,7 +235,7 @@ export function extractFeatures(cfg: FeatureConfig, norm: string, buf: FeatureBu
     const kmax = Math.min(cmax, len - i);
     for (let k = 0; k < kmax; k++) {
       h = Math.imul(h ^ s.charCodeAt(i + k), FNV_PRIME);
-      if (k + 1 >= cmin) idx[n++] = fmix(h ^ Math.imul(k + 1, 0x27d4eb2d)) & mask;
+      if (k + 1 >= cmin) idx[n++] = charBucket(h, k + 1, cfg.bits);
     }
   }
   if (n > 0) {
@@ -234,6 +245,7 @@ export function extractFeatures(cfg: FeatureConfig, norm: string, buf: FeatureBu
 
   // --- words
   const { count: T } = tokenHashes(norm, buf.tokens);
+  buf.T = T;
   const toks = buf.tokens;
   const wStart = n;
   let prev = 0;

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { featureRows, FEATURE_VERSION, type FeatureConfig } from './features.js';
 import { GUARD_LABELS } from './labels.js';
+import { createWordRows } from './embeddings.js';
 import { createEmptyModel, MODEL_FORMAT, type GuardModel, type WindowConfig } from './model.js';
 
 interface SerializedModel {
@@ -19,6 +20,8 @@ interface SerializedModel {
   rowIndex: string;
   /** base64: storedRows * labels.length weights, Float32 LE ('f32') or Int8 ('q8'). */
   rowWeights: string;
+  /** Folded word-embedding rows: base64 Uint32 LE token hashes, base64 Float32 LE rows (hashes * labels). */
+  words?: { count: number; floor: number; hashes: string; rows: string; scales?: number[] };
 }
 
 function u32ToBase64(a: Uint32Array): string {
@@ -81,6 +84,19 @@ export function serializeModel(model: GuardModel): string {
     rowIndex: u32ToBase64(delta),
     rowWeights,
   };
+  const wr = model.words;
+  if (wr !== undefined) {
+    const sc = wr.scales;
+    let rows: string;
+    if (sc !== undefined) {
+      const q = Buffer.alloc(wr.rows.length);
+      for (let i = 0; i < wr.rows.length; i++) q.writeInt8(Math.round((wr.rows[i] ?? 0) / (sc[i % L] ?? 1)), i);
+      rows = q.toString('base64');
+    } else {
+      rows = f32ToBase64(wr.rows, wr.rows.length);
+    }
+    out.words = { count: wr.hashes.length, floor: wr.floor, hashes: u32ToBase64(wr.hashes), rows, ...(sc !== undefined ? { scales: sc } : {}) };
+  }
   return JSON.stringify(out);
 }
 
@@ -126,6 +142,21 @@ export function parseModel(json: string): GuardModel {
     } else {
       for (let l = 0; l < L; l++) w[base + l] = wBuf.readFloatLE((i * L + l) * 4);
     }
+  }
+  if (s.words !== undefined) {
+    const { count, floor } = s.words;
+    const hb = Buffer.from(s.words.hashes, 'base64');
+    const rb = Buffer.from(s.words.rows, 'base64');
+    const sc = s.words.scales;
+    if (hb.length !== count * 4 || rb.length !== count * L * (sc !== undefined ? 1 : 4) || !(floor >= 1) || (sc !== undefined && sc.length !== L)) {
+      throw new Error('guard model: corrupt word rows');
+    }
+    const hashes = new Uint32Array(count);
+    const rows = new Float32Array(count * L);
+    for (let i = 0; i < count; i++) hashes[i] = hb.readUInt32LE(i * 4);
+    if (sc !== undefined) for (let i = 0; i < rows.length; i++) rows[i] = Math.fround(rb.readInt8(i) * (sc[i % L] ?? 1));
+    else for (let i = 0; i < rows.length; i++) rows[i] = rb.readFloatLE(i * 4);
+    model.words = createWordRows(hashes, rows, floor, sc);
   }
   return model;
 }

@@ -4,9 +4,11 @@
  */
 import { GUARD_LABELS, type GuardLabel } from './labels.js';
 import { normalizeText } from './normalize.js';
-import { extractFeatures, FeatureBuffer, featureRows, type FeatureConfig } from './features.js';
+import { CONJ_BASE, extractFeatures, FeatureBuffer, featureRows, type FeatureConfig } from './features.js';
 import { windowScores } from './window-scores.js';
 import { packTable, WindowScratch, type WeightTable } from './window-table.js';
+import { quantizeWordRows, type WordRows } from './embeddings.js';
+import { applyStructure } from './structure.js';
 
 export const MODEL_FORMAT = 'svc-guard-v1';
 
@@ -51,6 +53,8 @@ export interface GuardModel {
    * (see quantizeWeights), stored as int8; 'f32': raw float32.
    */
   encoding: { kind: 'f32' } | { kind: 'q8'; scales: number[] };
+  /** Folded word-embedding rows (embeddings.ts): the mean of the in-vocabulary tokens' rows adds to the logits. */
+  words?: WordRows;
   meta: Record<string, unknown>;
 }
 
@@ -88,6 +92,7 @@ export function quantizeWeights(model: GuardModel): void {
     for (let i = l; i < w.length; i += L) w[i] = Math.fround(Math.round((w[i] ?? 0) / scale) * scale);
   }
   model.encoding = { kind: 'q8', scales };
+  if (model.words !== undefined) quantizeWordRows(model.words, L);
   q8Cache.delete(model);
   tableCache.delete(model);
 }
@@ -139,6 +144,20 @@ function sigmoid(z: number): number {
 
 /** Raw logits of one already normalised text (featurised whole) into out[0..L). */
 function logitsInto(model: GuardModel, norm: string, out: Float64Array, buf: FeatureBuffer): void {
+  linearLogits(model, norm, out, buf);
+  if (model.labels.length !== 8) return;
+  // lexicon classes present: the class indicator rows (2^bits + class index) among the extracted features
+  const base = 1 << model.features.bits;
+  let classes = 0;
+  for (let i = buf.n - 1; i >= 0; i--) {
+    const j = (buf.idx[i] ?? 0) - base;
+    if (j < 0) break;
+    if (j < CONJ_BASE) classes |= 1 << j;
+  }
+  applyStructure(out, classes);
+}
+
+function linearLogits(model: GuardModel, norm: string, out: Float64Array, buf: FeatureBuffer): void {
   const L = model.labels.length;
   extractFeatures(model.features, norm, buf);
   for (let l = 0; l < L; l++) out[l] = model.bias[l] ?? 0;
@@ -167,6 +186,7 @@ function logitsInto(model: GuardModel, norm: string, out: Float64Array, buf: Fea
     out[2] = (out[2] ?? 0) + z2 * (sc[2] ?? 1); out[3] = (out[3] ?? 0) + z3 * (sc[3] ?? 1);
     out[4] = (out[4] ?? 0) + z4 * (sc[4] ?? 1); out[5] = (out[5] ?? 0) + z5 * (sc[5] ?? 1);
     out[6] = (out[6] ?? 0) + z6 * (sc[6] ?? 1); out[7] = (out[7] ?? 0) + z7 * (sc[7] ?? 1);
+    addWordRows(model.words, buf.tokens, buf.T, out, L);
     return;
   }
   if (L === 8) {
@@ -186,6 +206,7 @@ function logitsInto(model: GuardModel, norm: string, out: Float64Array, buf: Fea
     }
     out[0] = z0; out[1] = z1; out[2] = z2; out[3] = z3;
     out[4] = z4; out[5] = z5; out[6] = z6; out[7] = z7;
+    addWordRows(model.words, buf.tokens, buf.T, out, L);
     return;
   }
   for (let i = 0; i < n; i++) {
@@ -193,7 +214,29 @@ function logitsInto(model: GuardModel, norm: string, out: Float64Array, buf: Fea
     const v = val[i] ?? 0;
     for (let l = 0; l < L; l++) out[l] = (out[l] ?? 0) + (w[b + l] ?? 0) * v;
   }
+  addWordRows(model.words, buf.tokens, buf.T, out, L);
 }
+
+/** Mean of the folded embedding rows of the in-vocabulary tokens (floored count), added to out[0..L). */
+function addWordRows(words: WordRows | undefined, toks: Uint32Array, T: number, out: Float64Array, L: number): void {
+  if (words === undefined || T === 0) return;
+  const rows = words.rows;
+  const acc = wordAcc;
+  acc.fill(0);
+  let n = 0;
+  for (let t = 0; t < T; t++) {
+    const r = words.index.get(toks[t] ?? 0);
+    if (r < 0) continue;
+    n++;
+    const b = r * L;
+    for (let l = 0; l < L; l++) acc[l] = (acc[l] ?? 0) + (rows[b + l] ?? 0);
+  }
+  if (n === 0) return;
+  const k = 1 / Math.max(n, words.floor);
+  for (let l = 0; l < L; l++) out[l] = (out[l] ?? 0) + (acc[l] ?? 0) * k;
+}
+
+const wordAcc = new Float64Array(8);
 
 /** [start, end) segments scored for a text of length len; the score is the max over segments. */
 export function scoringSegments(len: number, wc: WindowConfig): Array<[number, number]> {
@@ -244,7 +287,7 @@ export function logitsOf(model: GuardModel, text: string, buf: FeatureBuffer = s
   if (segs.length === 1 && segs[0]?.[0] === 0 && segs[0][1] === norm.length) {
     logitsInto(model, norm, best, buf);
   } else if (L === 8 && segs.every(([a, b]) => b - a >= minWin)) {
-    windowScores(model.features, norm, segs, weightTable(model), best, sharedScratch);
+    windowScores(model.features, norm, segs, weightTable(model), best, sharedScratch, model.words);
   } else {
     best.fill(-Infinity);
     const z = new Float64Array(L);

@@ -4,7 +4,8 @@
  */
 import { GUARD_LABELS, type GuardLabel } from './labels.js';
 import { normalizeText } from './normalize.js';
-import { DEFAULT_FEATURE_CONFIG, extractFeatures, FeatureBuffer, featureRows, type FeatureConfig } from './features.js';
+import { DEFAULT_FEATURE_CONFIG, extractFeatures, FeatureBuffer, featureRows, tokenHashes, type FeatureConfig } from './features.js';
+import { createWordRows, HashIndex, pooledVector, type EmbeddingTable } from './embeddings.js';
 import { createEmptyModel, DEFAULT_WINDOW_CONFIG, type GuardModel, type WindowConfig } from './model.js';
 
 export type LabelValue = 0 | 1 | null;
@@ -23,12 +24,36 @@ export interface TrainOptions {
   lr: number;
   /** L2 strength (per update, on touched rows). */
   l2: number;
+  /** Per-head L2 on the sparse rows (by GUARD_LABELS index), overriding l2 where given. */
+  labelL2?: ReadonlyArray<number | undefined>;
   seed: number;
   /** Class balancing: weight = (total / (2 * classMass)) ** power. 0 = none, 1 = fully balanced. */
   classBalancePower: number;
   features: FeatureConfig;
   window: WindowConfig;
+  /** Dense mean-pooled word-embedding features (embeddings.ts); none when absent. */
+  dense?: DenseOptions;
   log?: (msg: string) => void;
+}
+
+export interface DenseOptions {
+  table: EmbeddingTable;
+  /** The pooled vector is sum / max(in-vocabulary tokens, floor) * scale. */
+  floor: number;
+  scale: number;
+  /** L2 strength on the dense rows (they are touched by every example, so they need less than the sparse rows). */
+  l2: number;
+  /** Heads that get dense features (by GUARD_LABELS index); the others keep zero dense weights. */
+  labels: readonly number[];
+}
+
+/** Vocabulary index of an embedding table by token hash (as the scorer hashes tokens). */
+export function embeddingIndex(table: EmbeddingTable): { index: HashIndex; hashes: Uint32Array } {
+  const hashes = new Uint32Array(table.words.length);
+  table.words.forEach((w, i) => {
+    hashes[i] = tokenHashes(w).hashes[0] ?? 0;
+  });
+  return { index: new HashIndex(hashes), hashes };
 }
 
 export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
@@ -70,8 +95,11 @@ export function shuffleInPlace<T>(arr: T[], rnd: () => number): T[] {
   return arr;
 }
 
-export function prepareFeatures(cfg: FeatureConfig, texts: readonly string[]): PreparedFeatures {
+export function prepareFeatures(cfg: FeatureConfig, texts: readonly string[], dense?: DenseOptions): PreparedFeatures {
   const rows = featureRows(cfg);
+  const D = dense?.table.dims ?? 0;
+  const pooled = new Float32Array(D);
+  const vocab = dense !== undefined ? embeddingIndex(dense.table).index : undefined;
   const acc = new Float32Array(rows);
   const seen = new Uint8Array(rows);
   const touched: number[] = [];
@@ -93,8 +121,8 @@ export function prepareFeatures(cfg: FeatureConfig, texts: readonly string[]): P
       acc[j] = (acc[j] ?? 0) + (buf.val[i] ?? 0);
     }
     touched.sort((a, b) => a - b);
-    if (n + touched.length > cap) {
-      cap = Math.max(cap * 2, n + touched.length);
+    if (n + touched.length + D > cap) {
+      cap = Math.max(cap * 2, n + touched.length + D);
       const i2 = new Int32Array(cap);
       i2.set(idx.subarray(0, n));
       idx = i2;
@@ -108,6 +136,14 @@ export function prepareFeatures(cfg: FeatureConfig, texts: readonly string[]): P
       n++;
       acc[j] = 0;
       seen[j] = 0;
+    }
+    if (dense !== undefined && vocab !== undefined) {
+      pooledVector(dense.table, vocab, buf.tokens, buf.T, dense.floor, dense.scale, pooled);
+      for (let d = 0; d < D; d++) {
+        idx[n] = rows + d;
+        val[n] = pooled[d] ?? 0;
+        n++;
+      }
     }
     offsets[e + 1] = n;
   });
@@ -167,9 +203,15 @@ export function trainModel(
   prepared?: PreparedFeatures,
 ): GuardModel {
   const L = GUARD_LABELS.length;
-  const X = prepared ?? prepareFeatures(opts.features, examples.map((e) => e.text));
+  const X = prepared ?? prepareFeatures(opts.features, examples.map((e) => e.text), opts.dense);
   const model = createEmptyModel(opts.features, opts.window);
-  const W = model.weights;
+  const sparseRows = featureRows(opts.features);
+  const D = opts.dense?.table.dims ?? 0;
+  const W = new Float32Array((sparseRows + D) * L);
+  const denseL2 = opts.dense?.l2 ?? 0;
+  const sparseL2 = Float64Array.from({ length: L }, (_x, l) => opts.labelL2?.[l] ?? opts.l2);
+  const denseOn = new Uint8Array(L);
+  for (const l of opts.dense?.labels ?? []) denseOn[l] = 1;
   const G = new Float32Array(W.length);
   const bias = model.bias;
   const biasG = new Float64Array(L);
@@ -219,14 +261,16 @@ export function trainModel(
         bias[l] = (bias[l] ?? 0) - (lr * gl) / (Math.sqrt(bg) + eps);
       }
       for (let k = a; k < b; k++) {
-        const base = (X.idx[k] ?? 0) * L;
+        const row = X.idx[k] ?? 0;
+        const base = row * L;
         const v = X.val[k] ?? 0;
+        const isDense = row >= sparseRows;
         for (let l = 0; l < L; l++) {
           const gl = g[l] ?? 0;
-          if (gl === 0) continue;
+          if (gl === 0 || (isDense && denseOn[l] === 0)) continue;
           const j = base + l;
           const wj = W[j] ?? 0;
-          const grad = gl * v + l2 * wj;
+          const grad = gl * v + (isDense ? denseL2 : (sparseL2[l] ?? l2)) * wj;
           const gj = (G[j] ?? 0) + grad * grad;
           G[j] = gj;
           W[j] = wj - (lr * grad) / (Math.sqrt(gj) + eps);
@@ -235,8 +279,30 @@ export function trainModel(
     }
     opts.log?.(`epoch ${epoch + 1}/${opts.epochs} weighted log-loss ${(loss / Math.max(1, lossW)).toFixed(4)}`);
   }
-  model.meta = { trainedExamples: examples.length, options: { ...opts, log: undefined, features: undefined, window: undefined } };
+  model.weights.set(W.subarray(0, sparseRows * L));
+  if (opts.dense !== undefined) model.words = foldDense(opts.dense, W.subarray(sparseRows * L), L);
+  const dense = opts.dense !== undefined ? { dims: D, words: opts.dense.table.words.length, floor: opts.dense.floor, scale: opts.dense.scale, l2: opts.dense.l2, labels: opts.dense.labels } : undefined;
+  model.meta = { trainedExamples: examples.length, options: { ...opts, log: undefined, features: undefined, window: undefined, dense } };
   return model;
+}
+
+/**
+ * Fold the dense weights (D x L) into one row per vocabulary word: row_w = scale * E_w . W, so that the mean of the
+ * rows of a text's in-vocabulary tokens (floored count) equals the dense features' contribution in training.
+ */
+function foldDense(dense: DenseOptions, Wd: Float32Array, L: number): ReturnType<typeof createWordRows> {
+  const { table } = dense;
+  const D = table.dims;
+  const V = table.words.length;
+  const rows = new Float32Array(V * L);
+  for (let i = 0; i < V; i++) {
+    for (let l = 0; l < L; l++) {
+      let z = 0;
+      for (let d = 0; d < D; d++) z += (table.vectors[i * D + d] ?? 0) * (Wd[d * L + l] ?? 0);
+      rows[i * L + l] = Math.fround(z * dense.scale);
+    }
+  }
+  return createWordRows(embeddingIndex(table).hashes, rows, dense.floor);
 }
 
 /** Labels as a convenience record from a y-array. */

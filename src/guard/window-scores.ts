@@ -4,6 +4,7 @@ import {
   BI_SALT,
   BI_TAGS,
   CHAR_BASIS,
+  charBucket,
   combine,
   combine3,
   CONJ,
@@ -23,6 +24,8 @@ import {
   type FeatureConfig,
 } from './features.js';
 import type { WeightTable, WindowScratch } from './window-table.js';
+import type { WordRows } from './embeddings.js';
+import { applyStructure } from './structure.js';
 // ---------------------------------------------------------------------------------------------------------------
 // Windowed scoring in one pass.
 //
@@ -85,10 +88,10 @@ function addRow(dst: Float64Array, d: number, w: WeightTable, row: number, sign:
 }
 
 /** Hash bucket of the char n-gram s[from, from + k). */
-function charGramRow(s: string, from: number, k: number, mask: number): number {
+function charGramRow(s: string, from: number, k: number, bits: number): number {
   let h = CHAR_BASIS;
   for (let i = from; i < from + k; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
-  return fmix(h ^ Math.imul(k, 0x27d4eb2d)) & mask;
+  return charBucket(h, k, bits);
 }
 
 /**
@@ -104,11 +107,13 @@ export function windowScores(
   w: WeightTable,
   out: Float64Array,
   sc: WindowScratch,
+  words?: WordRows,
 ): void {
   const L = w.L;
   const N = norm.length;
   sc.ensure(N, L);
   const mask = (1 << cfg.bits) - 1;
+  const bits = cfg.bits;
   const cmin = cfg.charMin;
   const cmax = cfg.charMax;
   const tbl = w.table;
@@ -128,6 +133,7 @@ export function windowScores(
   const pk = w.packed;
   if (pk !== undefined) {
     let e0 = 0, o0 = 0, e1 = 0, o1 = 0, cnt = 0;
+    const fast345 = cmin === 3 && cmax === 5;
     for (let i = 0; i <= N; i++) {
       const at = j < nb && bnd[j] === i;
       if (at || cnt >= FLUSH_ROWS || i === N) {
@@ -143,12 +149,31 @@ export function windowScores(
         }
       }
       if (i === N) break;
+      if (fast345 && i + 5 <= N) {
+        // the default 3..5-gram orders unrolled: five chars, five FNV steps, three rows, no inner loop
+        const h2 = Math.imul(Math.imul(CHAR_BASIS ^ norm.charCodeAt(i), FNV_PRIME) ^ norm.charCodeAt(i + 1), FNV_PRIME);
+        const h3 = Math.imul(h2 ^ norm.charCodeAt(i + 2), FNV_PRIME);
+        const h4 = Math.imul(h3 ^ norm.charCodeAt(i + 3), FNV_PRIME);
+        const h5 = Math.imul(h4 ^ norm.charCodeAt(i + 4), FNV_PRIME);
+        const r3 = charBucket(h3, 3, bits) << 1;
+        const r4 = charBucket(h4, 4, bits) << 1;
+        const r5 = charBucket(h5, 5, bits) << 1;
+        const a0 = pk[r3] ?? 0x80808080, a1 = pk[r3 + 1] ?? 0x80808080;
+        const b0 = pk[r4] ?? 0x80808080, b1 = pk[r4 + 1] ?? 0x80808080;
+        const d0 = pk[r5] ?? 0x80808080, d1 = pk[r5 + 1] ?? 0x80808080;
+        e0 += (a0 & 0x00ff00ff) + (b0 & 0x00ff00ff) + (d0 & 0x00ff00ff);
+        o0 += ((a0 >>> 8) & 0x00ff00ff) + ((b0 >>> 8) & 0x00ff00ff) + ((d0 >>> 8) & 0x00ff00ff);
+        e1 += (a1 & 0x00ff00ff) + (b1 & 0x00ff00ff) + (d1 & 0x00ff00ff);
+        o1 += ((a1 >>> 8) & 0x00ff00ff) + ((b1 >>> 8) & 0x00ff00ff) + ((d1 >>> 8) & 0x00ff00ff);
+        cnt += 3;
+        continue;
+      }
       let h = CHAR_BASIS;
       const kmax = Math.min(cmax, N - i);
       for (let k = 0; k < kmax; k++) {
         h = Math.imul(h ^ norm.charCodeAt(i + k), FNV_PRIME);
         if (k + 1 >= cmin) {
-          const r = (fmix(h ^ Math.imul(k + 1, 0x27d4eb2d)) & mask) << 1;
+          const r = charBucket(h, k + 1, bits) << 1;
           const w0 = pk[r] ?? 0x80808080;
           const w1 = pk[r + 1] ?? 0x80808080;
           e0 += w0 & 0x00ff00ff; o0 += (w0 >>> 8) & 0x00ff00ff;
@@ -168,7 +193,7 @@ export function windowScores(
       const kmax = Math.min(cmax, N - i);
       for (let k = 0; k < kmax; k++) {
         h = Math.imul(h ^ norm.charCodeAt(i + k), FNV_PRIME);
-        if (k + 1 >= cmin) addRow(tot, 0, w, fmix(h ^ Math.imul(k + 1, 0x27d4eb2d)) & mask, 1);
+        if (k + 1 >= cmin) addRow(tot, 0, w, charBucket(h, k + 1, bits), 1);
       }
     }
   }
@@ -221,6 +246,28 @@ export function windowScores(
       bp[d + 6] = (bp[d - 2] ?? 0) + (tbl[rb + 6] ?? 0); bp[d + 7] = (bp[d - 1] ?? 0) + (tbl[rb + 7] ?? 0);
     } else {
       for (let l = 0; l < 8; l++) bp[d + l] = bp[d - 8 + l] ?? 0;
+    }
+  }
+
+  // --- folded word-embedding rows: prefix sums of the in-vocabulary tokens' rows and of their count
+  const ep = sc.embPre;
+  const ec = sc.embCnt;
+  if (words !== undefined) {
+    const wr = words.rows;
+    const wi = words.index;
+    for (let l = 0; l < 8; l++) ep[l] = 0;
+    ec[0] = 0;
+    for (let t = 0; t < T; t++) {
+      const d = (t + 1) << 3;
+      const r = wi.get(th[t] ?? 0);
+      if (r < 0) {
+        for (let l = 0; l < 8; l++) ep[d + l] = ep[d - 8 + l] ?? 0;
+        ec[t + 1] = ec[t] ?? 0;
+        continue;
+      }
+      const rb = r << 3;
+      for (let l = 0; l < 8; l++) ep[d + l] = (ep[d - 8 + l] ?? 0) + (wr[rb + l] ?? 0);
+      ec[t + 1] = (ec[t] ?? 0) + 1;
     }
   }
 
@@ -279,6 +326,7 @@ export function windowScores(
   const lastA = new Int32Array(CONJ.length);
   const lastB = new Int32Array(CONJ.length);
   const lexBase = (1 << cfg.bits) * L;
+  const zw = sc.window;
   let ta = 0;
   let tb = 0;
   let ga = 0;
@@ -287,12 +335,12 @@ export function windowScores(
     // ones running past b and add the ones on the virtual edge spaces
     edge.fill(0, 0, L);
     for (let i = Math.max(a, b - cmax + 1); i < b; i++) {
-      for (let k = cmin; k <= cmax; k++) if (i + k > b && i + k <= N) addRow(edge, 0, w, charGramRow(norm, i, k, mask), -1);
+      for (let k = cmin; k <= cmax; k++) if (i + k > b && i + k <= N) addRow(edge, 0, w, charGramRow(norm, i, k, bits), -1);
     }
     const left = ' ' + norm.slice(a, a + cmax - 1);
-    for (let k = cmin; k <= Math.min(cmax, left.length); k++) addRow(edge, 0, w, charGramRow(left, 0, k, mask), 1);
+    for (let k = cmin; k <= Math.min(cmax, left.length); k++) addRow(edge, 0, w, charGramRow(left, 0, k, bits), 1);
     const right = norm.slice(b - cmax + 1, b) + ' ';
-    for (let k = cmin; k <= Math.min(cmax, right.length); k++) addRow(edge, 0, w, charGramRow(right, right.length - k, k, mask), 1);
+    for (let k = cmin; k <= Math.min(cmax, right.length); k++) addRow(edge, 0, w, charGramRow(right, right.length - k, k, bits), 1);
     const m = b - a + 2;
     let nChar = 0;
     for (let k = cmin; k <= cmax; k++) nChar += Math.max(0, m - k + 1);
@@ -353,13 +401,17 @@ export function windowScores(
     const ua = ta * L;
     const ub = Math.max(ta, tb) * L;
     const ba = Math.min(ta + 1, Math.max(ta, tb)) * L;
+    const ne = words !== undefined ? (ec[Math.max(ta, tb)] ?? 0) - (ec[ta] ?? 0) : 0;
+    const ke = ne > 0 && words !== undefined ? 1 / Math.max(ne, words.floor) : 0;
     for (let l = 0; l < L; l++) {
       const chars = (cp[cb + l] ?? 0) - (cp[ca + l] ?? 0) + (edge[l] ?? 0);
-      const words = (up[ub + l] ?? 0) - (up[ua + l] ?? 0) + (bp[ub + l] ?? 0) - (bp[ba + l] ?? 0);
+      const wordSum = (up[ub + l] ?? 0) - (up[ua + l] ?? 0) + (bp[ub + l] ?? 0) - (bp[ba + l] ?? 0);
       let lex = 0;
       if (fired !== 0) for (let f = 0; f < LEX_FEATURE_COUNT; f++) if (fired & (1 << f)) lex += tbl[lexBase + f * L + l] ?? 0;
-      const z = (w.bias[l] ?? 0) + (w.scales[l] ?? 1) * (chars * vc + words * vw + lex * cfg.lexScale);
-      if (z > (out[l] ?? -Infinity)) out[l] = z;
+      const emb = ke !== 0 ? ((ep[ub + l] ?? 0) - (ep[ua + l] ?? 0)) * ke : 0;
+      zw[l] = (w.bias[l] ?? 0) + (w.scales[l] ?? 1) * (chars * vc + wordSum * vw + lex * cfg.lexScale) + emb;
     }
+    applyStructure(zw, fired);
+    for (let l = 0; l < L; l++) if ((zw[l] ?? 0) > (out[l] ?? -Infinity)) out[l] = zw[l] ?? 0;
   }
 }

@@ -25,6 +25,10 @@ export class WindowScratch {
   biTag = new Int32Array(0);
   triTag = new Int32Array(0);
   edge = new Float64Array(0);
+  embPre = new Float64Array(0);
+  embCnt = new Int32Array(0);
+  /** One window's logits. */
+  window = new Float64Array(8);
 
   ensure(len: number, L: number): void {
     if (this.charPre.length < (len + 2) * L) this.charPre = new Float64Array(Math.max((len + 2) * L, this.charPre.length * 2));
@@ -42,6 +46,8 @@ export class WindowScratch {
       this.triTag = new Int32Array(c);
       this.uniPre = new Float64Array((c + 1) * L);
       this.biPre = new Float64Array((c + 1) * L);
+      this.embPre = new Float64Array((c + 1) * L);
+      this.embCnt = new Int32Array(c + 1);
     }
     if (this.edge.length < L) this.edge = new Float64Array(L);
   }

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { encodeEmbeddingTable, HashIndex, type EmbeddingTable } from '../../../src/guard/embeddings.js';
+import { tokenHashes } from '../../../src/guard/features.js';
+import { GUARD_LABELS } from '../../../src/guard/labels.js';
+import { logitsOf, logitsPerWindowReference, parseModel, quantizeWeights, scoreTextArray, serializeModel } from '../../../src/guard/model.js';
+import { applyStructure } from '../../../src/guard/structure.js';
+import { mulberry32, trainModel, type TrainOptions } from '../../../src/guard/train.js';
+import { B } from '../../../src/guard/features.js';
+import { SYNTHETIC, syntheticExamples, TEST_TRAIN } from './helpers.js';
+
+/** Every word of the synthetic set gets a seeded random unit vector; "vermin" and "cockroaches" share one. */
+function syntheticTable(dims = 16): EmbeddingTable {
+  const words = [...new Set(Object.values(SYNTHETIC).flat().join(' ').toLowerCase().split(/[^a-z']+/).filter((w) => w.length > 0))];
+  if (!words.includes('cockroaches')) words.push('cockroaches');
+  const rnd = mulberry32(5);
+  const vectors = new Float32Array(words.length * dims);
+  for (let i = 0; i < vectors.length; i++) vectors[i] = rnd() * 2 - 1;
+  const v = words.indexOf('vermin');
+  const c = words.indexOf('cockroaches');
+  if (v < 0) throw new Error('synthetic set lost the word "vermin"');
+  vectors.copyWithin(c * dims, v * dims, v * dims + dims);
+  // the table as training reads it: int8 round trip
+  const buf = encodeEmbeddingTable(vectors, words.length, dims);
+  const q = new Float32Array(words.length * dims);
+  for (let i = 0; i < words.length; i++) {
+    const s = buf.readFloatLE(12 + i * 4);
+    for (let d = 0; d < dims; d++) q[i * dims + d] = buf.readInt8(12 + words.length * 4 + i * dims + d) * s;
+  }
+  return { dims, words, vectors: q };
+}
+
+const DENSE_TRAIN: TrainOptions = {
+  ...TEST_TRAIN,
+  dense: { table: syntheticTable(), floor: 4, scale: 4, l2: 1e-6, labels: GUARD_LABELS.map((_l, i) => i) },
+};
+
+describe('guard word-embedding features', () => {
+  it('finds every vocabulary hash and nothing else', () => {
+    const words = ['alpha', 'beta', 'gamma', 'delta'];
+    const idx = new HashIndex(words.map((w) => tokenHashes(w).hashes[0] ?? 0));
+    words.forEach((w, i) => expect(idx.get(tokenHashes(w).hashes[0] ?? 0)).toBe(i));
+    expect(idx.get(tokenHashes('epsilon').hashes[0] ?? 0)).toBe(-1);
+  });
+
+  it('folds the dense weights into per-word rows that survive q8 serialisation', () => {
+    const model = trainModel(syntheticExamples(), DENSE_TRAIN);
+    expect(model.words?.hashes.length).toBe(DENSE_TRAIN.dense?.table.words.length);
+    quantizeWeights(model);
+    const json = serializeModel(model);
+    const back = parseModel(json);
+    for (const t of [...SYNTHETIC.hate, ...SYNTHETIC.benign, 'x'.repeat(3000) + ' vermin']) {
+      expect(Array.from(scoreTextArray(back, t))).toEqual(Array.from(scoreTextArray(model, t)));
+    }
+    expect(serializeModel(back)).toBe(json);
+  });
+
+  it('one-pass window scores with word rows equal per-window featurisation', () => {
+    const model = trainModel(syntheticExamples(), DENSE_TRAIN);
+    quantizeWeights(model);
+    const words = ['you', 'all', 'kid', 'sex', 'gun', 'now', 'ban', 'zap', 'pet', 'red'];
+    for (let n = 100; n < 400; n += 61) {
+      const toks: string[] = [];
+      for (let i = 0; i < n; i++) toks.push(words[(i * 7 + n) % words.length] ?? '');
+      const text = toks.join(' ');
+      const a = logitsOf(model, text);
+      const b = logitsPerWindowReference(model, text);
+      for (let l = 0; l < a.length; l++) expect(Math.abs((a[l] ?? 0) - (b[l] ?? 0))).toBeLessThan(1e-4);
+    }
+  });
+
+  it('gives a word never seen in training the row of its twin in vector space', () => {
+    // "zorblings are vermin ..." is a hate example; "cockroaches" never occurs in training but shares vermin's vector
+    const model = trainModel(syntheticExamples(), DENSE_TRAIN);
+    const w = model.words;
+    if (w === undefined) throw new Error('no word rows');
+    const row = (word: string): number[] => {
+      const r = w.index.get(tokenHashes(word).hashes[0] ?? 0);
+      expect(r).toBeGreaterThanOrEqual(0);
+      return Array.from(w.rows.subarray(r * 8, r * 8 + 8));
+    };
+    const hate = GUARD_LABELS.indexOf('hate');
+    expect(row('cockroaches')).toEqual(row('vermin'));
+    expect(Math.abs(row('cockroaches')[hate] ?? 0)).toBeGreaterThan(0);
+  });
+});
+
+describe('guard sub-category structure', () => {
+  const at = (l: (typeof GUARD_LABELS)[number]): number => GUARD_LABELS.indexOf(l);
+
+  it('lifts a child head to its parent only when the qualifier class is in the window', () => {
+    const z = new Float64Array(8).fill(-5);
+    z[at('sexual')] = 2;
+    z[at('violence')] = 3;
+    const none = Float64Array.from(z);
+    applyStructure(none, 0);
+    expect(Array.from(none)).toEqual(Array.from(z));
+    const minor = Float64Array.from(z);
+    applyStructure(minor, B.minor);
+    expect(minor[at('sexual/minors')]).toBe(2);
+    expect(minor[at('violence/graphic')]).toBe(-5);
+    const gore = Float64Array.from(z);
+    applyStructure(gore, B.gore | B.sexual);
+    expect(gore[at('violence/graphic')]).toBe(3);
+    expect(gore[at('sexual/minors')]).toBe(-5);
+  });
+
+  it('never lowers a child head', () => {
+    const z = new Float64Array(8).fill(-5);
+    z[at('hate/threatening')] = 4;
+    z[at('hate')] = 1;
+    applyStructure(z, B.threat);
+    expect(z[at('hate/threatening')]).toBe(4);
+  });
+});
