@@ -392,9 +392,11 @@ const caveats = (m: GuardModel): string[] => [
   '  virtualization, hypotheticals, many "logic-violating" goals) are largely missed, and NotInject trigger-word prompts still cross the',
   '  threshold more often than our own trigger-word negatives do. What would close it: openly licensed real attacks and real over-defence',
   '  prompts per technique (our generated rows share one author\'s phrasing), and scoring the attack against the system prompt it targets.',
-  '- **Thresholds** are the lowest cut that flags at most 0.25 % (half the 0.5 % budget: the validation estimate is about five rows) of the',
-  '  benign corpus validation templates and 5 % of all the label\'s validation negatives (floor 0.5). Organisations may later be allowed',
-  '  stricter ones; operators can override per category in `guardrails.thresholds`.',
+  '- **Thresholds** are the lowest cut that flags none of the benign corpus validation rows (prompt injection: at most 0.25 %), none of the',
+  '  calibration half of the hand-written production requests (test/fixtures/guard-holdout, never trained on; the other half measures the',
+  '  refusal rate in test/unit/guard/holdout-benign.test.ts) and at most 5 % of all the label\'s validation negatives (floor 0.5): a request is',
+  '  refused when any of eight categories flags it, so per-category budgets add up (0.25 % each refused 1.75 % of the measured half). This',
+  '  trades recall for precision. Organisations may later be allowed stricter ones; operators can override per category in `guardrails.thresholds`.',
 ];
 
 const invokedDirectly = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);

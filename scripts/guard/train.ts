@@ -37,8 +37,10 @@ import {
   unifiedExamples,
   type SourcedExample,
 } from './data.js';
+import { CALIBRATION_REQUESTS } from '../../test/fixtures/guard-holdout/benign-requests.js';
 
 const HOLDOUT = 0.2;
+
 const SPLIT_SEED = 11;
 /** At most this share of the validation benign corpus may reach a label's threshold. */
 const FP_BUDGET = 0.005;
@@ -47,6 +49,17 @@ const FP_BUDGET = 0.005;
  * five rows and its sampling error is as large as the budget itself; unseen production traffic needs the margin.
  */
 const FP_TARGET = FP_BUDGET / 2;
+/**
+ * Share of the calibration requests one category may refuse: none. A request is refused when any of the eight
+ * categories flags it, so per-category budgets add up (0.25 % each was 1.75 % of requests on the measured half).
+ */
+const CALIBRATION_FP = 0;
+/**
+ * Share of the benign corpus validation rows one moderation category may flag: none either, for the same reason
+ * (seven categories share one request's refusal budget). Prompt injection keeps FP_TARGET: its benign rows
+ * include thousands of generated trigger-word near-misses built to sit at its boundary.
+ */
+const BENIGN_FP = 0;
 /** At most this share of all of a label's validation negatives (other harms, offensive tweets...) may reach it. */
 const NEG_BUDGET = 0.05;
 /** Thresholds never go below this (a head whose validation negatives all score low is not trusted blindly). */
@@ -110,7 +123,8 @@ function staleInputs(root: string, selfPath: string): string[] {
     join(selfDir, `${n}${ext}`),
   );
   const emb = ['embeddings.bin', 'embeddings-vocab.txt'].map((f) => join(root, EMBEDDING_DIR, f));
-  return [data, extra, ...emb, ...trainer, ...filesIn(resolve(selfDir, '../../src/guard'), ext)].filter((p) => existsSync(p)).sort();
+  const calibration = filesIn(resolve(selfDir, '../../test/fixtures/guard-holdout'), ext);
+  return [data, extra, ...emb, ...trainer, ...calibration, ...filesIn(resolve(selfDir, '../../src/guard'), ext)].filter((p) => existsSync(p)).sort();
 }
 
 /** Content fingerprint of the inputs (tsc rewrites dist/ on every build, so mtimes alone would always retrain). */
@@ -160,9 +174,33 @@ interface SplitReport {
   negFpr: number;
 }
 
+/**
+ * The hand-written production requests of test/fixtures/guard-holdout (never trained on) are split in two: half
+ * is a second benign pool for the cut, the other half measures it (test/unit/guard/holdout-benign.test.ts). Our
+ * composed corpus is templated, so its validation split underestimates what real traffic trips: on the measured
+ * half, cuts chosen on the corpus alone refused 2 % of the requests.
+ *
+ * Per label, the scores of the calibration requests, each judged as the gateway judges a request: the highest
+ * score over its messages, prompt injection over the untrusted ones only (user and tool turns).
+ */
+function calibrationScores(model: GuardModel): number[][] {
+  const requests = CALIBRATION_REQUESTS;
+  return GUARD_LABELS.map((label, l) =>
+    requests.map((r) => {
+      let max = 0;
+      for (const m of r.messages) {
+        if (label === 'prompt_injection' && m.role !== 'user' && m.role !== 'tool') continue;
+        max = Math.max(max, scoreTextArray(model, m.content)[l] ?? 0);
+      }
+      return max;
+    }),
+  );
+}
+
 function evaluateSplit(model: GuardModel, tune: SourcedExample[]): SplitReport[] {
   const scores = tune.map((e) => scoreTextArray(model, e.text));
   const benign = tune.map(isBenignCorpus);
+  const calibration = calibrationScores(model);
   return GUARD_LABELS.map((label, l) => {
     const s: number[] = [];
     const y: number[] = [];
@@ -176,7 +214,12 @@ function evaluateSplit(model: GuardModel, tune: SourcedExample[]): SplitReport[]
       if (benign[i]) benignScores.push(scores[i]?.[l] ?? 0);
     });
     const negScores = s.filter((_v, i) => y[i] === 0);
-    const threshold = Math.max(THRESHOLD_FLOOR, fprThreshold(benignScores, FP_TARGET), fprThreshold(negScores, NEG_BUDGET));
+    const threshold = Math.max(
+      THRESHOLD_FLOOR,
+      fprThreshold(benignScores, label === 'prompt_injection' ? FP_TARGET : BENIGN_FP),
+      fprThreshold(negScores, NEG_BUDGET),
+      fprThreshold(calibration[l] ?? [], CALIBRATION_FP),
+    );
     const c = confusionAt(s, y, threshold);
     return {
       label,
@@ -278,7 +321,7 @@ export async function main(argv: string[]): Promise<void> {
   const r4 = (x: number): number => Number(fmt(x, 4));
   model.meta = {
     ...model.meta,
-    thresholdRule: `lowest cut flagging at most ${FP_TARGET * 100}% (half the ${FP_BUDGET * 100}% budget) of the benign corpus and at most ${NEG_BUDGET * 100}% of all the label's negatives on a ${HOLDOUT * 100}% group-held-out validation split of the training data (seed ${SPLIT_SEED}), floor ${THRESHOLD_FLOOR}`,
+    thresholdRule: `lowest cut flagging none (prompt injection: ${FP_TARGET * 100}%) of the benign corpus rows of a ${HOLDOUT * 100}% group-held-out validation split of the training data (seed ${SPLIT_SEED}) and none of the calibration half of the hand-written production requests (test/fixtures/guard-holdout, even positions, never trained on), and at most ${NEG_BUDGET * 100}% of all the label's validation negatives, floor ${THRESHOLD_FLOOR}`,
     tuningSplit: rep.map((r) => ({ ...r, auroc: r4(r.auroc), auprc: r4(r.auprc), precision: r4(r.precision), recall: r4(r.recall), f1: r4(r.f1), benignFpr: r4(r.benignFpr), negFpr: r4(r.negFpr) })),
     labelCounts: labelCounts(examples),
     benignCorpus: { total: examples.filter(isBenignCorpus).length, validation: tune.filter(isBenignCorpus).length },

@@ -6,7 +6,7 @@ import { loadModel, scoreText, type GuardModel } from '../../../src/guard/model.
 import { defaultModelPath, findProjectRoot } from '../../../src/guard/paths.js';
 import { validateChat } from '../../../src/formats/chat-completions/validate.js';
 import { categoryScores, startInspection } from '../../../src/pipeline/inspect.js';
-import { BENIGN_REQUESTS, type HoldoutRequest } from '../../fixtures/guard-holdout/benign-requests.js';
+import { BENIGN_REQUESTS, MEASURED_REQUESTS, type HoldoutRequest } from '../../fixtures/guard-holdout/benign-requests.js';
 
 // The real model, built by `make build` (make guard-model); SVC_GUARD_MODEL points at another one (a retrained
 // candidate). Missing = a failing test, not a skip.
@@ -102,14 +102,15 @@ describe('the trained guardrail model on the held-out benign requests (test/fixt
   it(`refuses at most ${TARGET * 100} % of them, as the gateway judges a request`, async () => {
     const model = loadModel(modelPath);
     const verdicts: Verdict[] = [];
-    for (const req of BENIGN_REQUESTS) verdicts.push(await judge(model, req));
+    // The measured half only: the other half is a benign pool the trainer's cuts respect (scripts/guard/train.ts).
+    for (const req of MEASURED_REQUESTS) verdicts.push(await judge(model, req));
     const refused = verdicts.filter((v) => v.flagged.length > 0);
     const near = verdicts.filter((v) => v.flagged.length === 0 && v.near.length > 0);
-    const rate = refused.length / BENIGN_REQUESTS.length;
-    const [lo, hi] = wilson(refused.length, BENIGN_REQUESTS.length);
+    const rate = refused.length / MEASURED_REQUESTS.length;
+    const [lo, hi] = wilson(refused.length, MEASURED_REQUESTS.length);
     const pct = (x: number): string => (x * 100).toFixed(2);
     const lines = [
-      `holdout benign: ${refused.length} of ${BENIGN_REQUESTS.length} refused (${pct(rate)} %, 95 % CI ${pct(lo)}-${pct(hi)} %, target <= ${TARGET * 100} %)`,
+      `holdout benign (measured half): ${refused.length} of ${MEASURED_REQUESTS.length} refused (${pct(rate)} %, 95 % CI ${pct(lo)}-${pct(hi)} %, target <= ${TARGET * 100} %)`,
       `refused per category: ${JSON.stringify(countPerCategory(refused, (v) => v.flagged))}`,
       ...refused.map((v) => `  [${v.kind}] ${v.why.join('; ')}`),
       `served but within ${NEAR} x threshold: ${near.length}, per category: ${JSON.stringify(countPerCategory(near, (v) => v.near))}`,
