@@ -14,8 +14,8 @@
  * min(BENCH_SECONDS, 20)): throughput for SVC_PROCESSES=1 and 2 on Redis, and piscina worker counts against
  * throughput and added p99 at the fixed rate.
  *
- * BENCH_TARGETS (comma-separated of proxy, embedded, redis, processes, workers; default all) runs a subset
- * (the direct rows, the reference, always run), for before/after measurements of one change; BENCH_OUT is the
+ * BENCH_TARGETS (comma-separated of direct, proxy, embedded, redis, processes, workers; default all) runs a
+ * subset (without direct, the added columns are left empty), for before/after measurements of one change; BENCH_OUT is the
  * file the table is appended to (default bench/results/latest.md, empty for none); BENCH_GATEWAY_NODE_OPTIONS is the gateway's
  * NODE_OPTIONS (for example a memory probe preloaded with --import). The gateway runs as an operator runs it:
  * upstreams in the config (the separate simulator process), no in-process simulator.
@@ -38,7 +38,7 @@ const TABLE_SECONDS = Number(process.env.BENCH_TABLE_SECONDS ?? Math.min(SECONDS
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const CONNECTIONS = Number(process.env.BENCH_SUSTAIN_CONNECTIONS ?? 64);
 const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Number);
-const TARGETS = new Set((process.env.BENCH_TARGETS ?? 'proxy,embedded,redis,processes,workers').split(','));
+const TARGETS = new Set((process.env.BENCH_TARGETS ?? 'direct,proxy,embedded,redis,processes,workers').split(','));
 const KEY = 'sk-svc-bench-0000000000000000000000';
 const PROMPT = [{ role: 'user', content: 'Benchmark prompt: tell me something short about gateways.' }];
 const OUT = join(projectRoot(), 'bench/results/latest.md');
@@ -288,8 +288,7 @@ async function main(): Promise<void> {
         rows.push(await measure(t, stream));
       }
     };
-    // The direct rows are the reference of every "added" figure: always measured.
-    await run({ name: 'direct (simulator)', url: simUrl, pid: null, headers: {}, model: () => upstreamModel });
+    if (TARGETS.has('direct')) await run({ name: 'direct (simulator)', url: simUrl, pid: null, headers: {}, model: () => upstreamModel });
     if (TARGETS.has('proxy')) await run({ name: 'bare undici proxy', url: `http://127.0.0.1:${proxyPort}`, pid: proxy.pid!, headers: {}, model: () => upstreamModel });
     for (const [name, redisUrl] of [
       ['gateway, embedded store', undefined],
@@ -323,7 +322,7 @@ async function main(): Promise<void> {
     }
 
     // Piscina workers (guardrail scoring in monitor mode runs on the pool), embedded store, non-stream.
-    const direct = rows.find((r) => r.target.startsWith('direct') && r.mode === 'non-stream')!;
+    const direct = rows.find((r) => r.target.startsWith('direct') && r.mode === 'non-stream');
     const workerRows: string[] = [];
     for (const w of TARGETS.has('workers') ? WORKER_COUNTS : []) {
       log(`workers=${w}`);
@@ -334,7 +333,7 @@ async function main(): Promise<void> {
         await closedLoop(url, auth, body, Math.min(2, TABLE_SECONDS), 16);
         const fixed = await fixedRate(url, auth, body, RATE, TABLE_SECONDS);
         const r = await closedLoop(url, auth, body, TABLE_SECONDS);
-        workerRows.push(`| ${w} | ${Math.round(r.requests.average)} | ${f2(fixed.p99)} | ${f2(fixed.p99 - direct.fixed.p99)} | ${errorText(fixed)} / ${r.errors + r.non2xx} |`);
+        workerRows.push(`| ${w} | ${Math.round(r.requests.average)} | ${f2(fixed.p99)} | ${f2(direct ? fixed.p99 - direct.fixed.p99 : null)} | ${errorText(fixed)} / ${r.errors + r.non2xx} |`);
       } finally {
         await gw.stop();
       }
@@ -353,8 +352,8 @@ async function main(): Promise<void> {
       '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ];
     for (const r of rows) {
-      const base = rows.find((x) => x.target.startsWith('direct') && x.mode === r.mode)!;
-      const added = r === base ? '-' : `${f2(r.fixed.p50 - base.fixed.p50)} / ${f2(r.fixed.p99 - base.fixed.p99)} / ${f2(r.fixed.p999 - base.fixed.p999)}`;
+      const base = rows.find((x) => x.target.startsWith('direct') && x.mode === r.mode);
+      const added = r === base || base === undefined ? '-' : `${f2(r.fixed.p50 - base.fixed.p50)} / ${f2(r.fixed.p99 - base.fixed.p99)} / ${f2(r.fixed.p999 - base.fixed.p999)}`;
       lines.push(
         `| ${r.target} | ${r.mode} | ${f2(r.fixed.p50)} | ${f2(r.fixed.p99)} | ${f2(r.fixed.p999)} | ${added} | ${errorText(r.fixed)} | ${Math.round(r.fixed.achievedRps)} | ${f2(r.fixed.lagP99)} | ${Math.round(r.rps)} | ${r.closedErrors} | ${f3(r.cpuMsPerReq)} | ${f1(r.rssStart)} / ${f1(r.rssEnd)} / ${f1(r.peak)} |`,
       );
