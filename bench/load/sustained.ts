@@ -223,8 +223,19 @@ async function startGateway(dir: string, simUrl: string, opts: { redisUrl?: stri
     SVC_PROCESSES: opts.processes ? String(opts.processes) : undefined,
     NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS,
   });
+  // The banner names the models the in-process dev simulator serves: none may be (it would add its own
+  // tokenizer, ~70 MiB, and its CPU to the process under test). The bench's upstream is the separate simulator.
+  let banner = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    if (banner.length < 16_384) banner += d.toString('utf8');
+  });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, 60_000);
+  const bannerLine = /models\s+\d+ \((\d+) served by the built-in simulator/;
+  for (let i = 0; i < 100 && !bannerLine.test(banner); i++) await new Promise((r) => setTimeout(r, 100));
+  const inProcess = bannerLine.exec(banner);
+  if (!inProcess) throw new Error('the gateway printed no models line: cannot tell whether it runs the in-process simulator');
+  if (inProcess[1] !== '0') throw new Error(`the gateway under test runs the in-process simulator: ${inProcess[0]}`);
   if ((opts.processes ?? 1) > 1) {
     // Children start one after the other: wait until every one answers.
     const until = Date.now() + 60_000;
