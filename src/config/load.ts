@@ -139,10 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
       userRpm: limits.userRpm === undefined ? null : r.int(limits, 'userRpm', 'limits', 0, 1),
       userTpm: limits.userTpm === undefined ? null : r.int(limits, 'userTpm', 'limits', 0, 1),
     },
-    workers: {
-      min: r.int(workers, 'min', 'workers', 1, 1, 64),
-      max: r.int(workers, 'max', 'workers', defaultMaxWorkers(availableParallelism()), 1, 64),
-    },
+    workers: workerCounts(r, workers),
     upstream: {
       connectMs: r.int(upstream, 'connectMs', 'upstream', 5_000, 1),
       firstByteMs: r.int(upstream, 'firstByteMs', 'upstream', 60_000, 1),
@@ -167,6 +164,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
+}
+
+/** workers.min (default 1) and workers.max (default: defaultMaxWorkers, raised to an explicit min). */
+function workerCounts(r: FieldReader, workers: JsonObject): { min: number; max: number } {
+  const min = r.int(workers, 'min', 'workers', 1, 1, 64);
+  return { min, max: r.int(workers, 'max', 'workers', Math.max(min, defaultMaxWorkers(availableParallelism())), 1, 64) };
 }
 
 /**
