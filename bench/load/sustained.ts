@@ -13,6 +13,12 @@
  * (default log level, guardrails in monitor mode). Then two tables at BENCH_TABLE_SECONDS (default
  * min(BENCH_SECONDS, 20)): throughput for SVC_PROCESSES=1 and 2 on Redis, and piscina worker counts against
  * throughput and added p99 at the fixed rate.
+ *
+ * BENCH_TARGETS (comma-separated of direct, proxy, embedded, redis, processes, workers; default all) runs a
+ * subset (without direct, the added columns are left empty), for before/after measurements of one change; BENCH_OUT is the
+ * file the table is appended to (default bench/results/latest.md, empty for none); BENCH_GATEWAY_NODE_OPTIONS is the gateway's
+ * NODE_OPTIONS (for example a memory probe preloaded with --import). The gateway runs as an operator runs it:
+ * upstreams in the config (the separate simulator process), no in-process simulator.
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -32,6 +38,7 @@ const TABLE_SECONDS = Number(process.env.BENCH_TABLE_SECONDS ?? Math.min(SECONDS
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const CONNECTIONS = Number(process.env.BENCH_SUSTAIN_CONNECTIONS ?? 64);
 const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Number);
+const TARGETS = new Set((process.env.BENCH_TARGETS ?? 'direct,proxy,embedded,redis,processes,workers').split(','));
 const KEY = 'sk-svc-bench-0000000000000000000000';
 const PROMPT = [{ role: 'user', content: 'Benchmark prompt: tell me something short about gateways.' }];
 const OUT = join(projectRoot(), 'bench/results/latest.md');
@@ -214,9 +221,21 @@ async function startGateway(dir: string, simUrl: string, opts: { redisUrl?: stri
     SVC_GUARDRAILS_MODE: undefined,
     SVC_REDIS_URL: opts.redisUrl,
     SVC_PROCESSES: opts.processes ? String(opts.processes) : undefined,
+    NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS,
+  });
+  // The banner names the models the in-process dev simulator serves: none may be (it would add its own
+  // tokenizer, ~70 MiB, and its CPU to the process under test). The bench's upstream is the separate simulator.
+  let banner = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    if (banner.length < 16_384) banner += d.toString('utf8');
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, 60_000);
+  const bannerLine = /models\s+\d+ \((\d+) served by the built-in simulator/;
+  for (let i = 0; i < 100 && !bannerLine.test(banner); i++) await new Promise((r) => setTimeout(r, 100));
+  const inProcess = bannerLine.exec(banner);
+  if (!inProcess) throw new Error('the gateway printed no models line: cannot tell whether it runs the in-process simulator');
+  if (inProcess[1] !== '0') throw new Error(`the gateway under test runs the in-process simulator: ${inProcess[0]}`);
   if ((opts.processes ?? 1) > 1) {
     // Children start one after the other: wait until every one answers.
     const until = Date.now() + 60_000;
@@ -280,12 +299,13 @@ async function main(): Promise<void> {
         rows.push(await measure(t, stream));
       }
     };
-    await run({ name: 'direct (simulator)', url: simUrl, pid: null, headers: {}, model: () => upstreamModel });
-    await run({ name: 'bare undici proxy', url: `http://127.0.0.1:${proxyPort}`, pid: proxy.pid!, headers: {}, model: () => upstreamModel });
+    if (TARGETS.has('direct')) await run({ name: 'direct (simulator)', url: simUrl, pid: null, headers: {}, model: () => upstreamModel });
+    if (TARGETS.has('proxy')) await run({ name: 'bare undici proxy', url: `http://127.0.0.1:${proxyPort}`, pid: proxy.pid!, headers: {}, model: () => upstreamModel });
     for (const [name, redisUrl] of [
       ['gateway, embedded store', undefined],
       ['gateway, Redis', redis.url],
     ] as const) {
+      if (!TARGETS.has(redisUrl ? 'redis' : 'embedded')) continue;
       const gw = await startGateway(dir, simUrl, { redisUrl });
       try {
         await run({ name, url: gw.url, pid: gw.pid, headers: auth, model: () => 'gpt-4o-mini' });
@@ -296,7 +316,7 @@ async function main(): Promise<void> {
 
     // SVC_PROCESSES on Redis: closed-loop throughput, non-stream.
     const procRows: string[] = [];
-    for (const n of [1, 2]) {
+    for (const n of TARGETS.has('processes') ? [1, 2] : []) {
       log(`SVC_PROCESSES=${n}`);
       const gw = await startGateway(dir, simUrl, { redisUrl: redis.url, processes: n });
       try {
@@ -313,9 +333,9 @@ async function main(): Promise<void> {
     }
 
     // Piscina workers (guardrail scoring in monitor mode runs on the pool), embedded store, non-stream.
-    const direct = rows.find((r) => r.target.startsWith('direct') && r.mode === 'non-stream')!;
+    const direct = rows.find((r) => r.target.startsWith('direct') && r.mode === 'non-stream');
     const workerRows: string[] = [];
-    for (const w of WORKER_COUNTS) {
+    for (const w of TARGETS.has('workers') ? WORKER_COUNTS : []) {
       log(`workers=${w}`);
       const gw = await startGateway(dir, simUrl, { workers: w });
       try {
@@ -324,7 +344,7 @@ async function main(): Promise<void> {
         await closedLoop(url, auth, body, Math.min(2, TABLE_SECONDS), 16);
         const fixed = await fixedRate(url, auth, body, RATE, TABLE_SECONDS);
         const r = await closedLoop(url, auth, body, TABLE_SECONDS);
-        workerRows.push(`| ${w} | ${Math.round(r.requests.average)} | ${f2(fixed.p99)} | ${f2(fixed.p99 - direct.fixed.p99)} | ${errorText(fixed)} / ${r.errors + r.non2xx} |`);
+        workerRows.push(`| ${w} | ${Math.round(r.requests.average)} | ${f2(fixed.p99)} | ${f2(direct ? fixed.p99 - direct.fixed.p99 : null)} | ${errorText(fixed)} / ${r.errors + r.non2xx} |`);
       } finally {
         await gw.stop();
       }
@@ -343,8 +363,8 @@ async function main(): Promise<void> {
       '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ];
     for (const r of rows) {
-      const base = rows.find((x) => x.target.startsWith('direct') && x.mode === r.mode)!;
-      const added = r === base ? '-' : `${f2(r.fixed.p50 - base.fixed.p50)} / ${f2(r.fixed.p99 - base.fixed.p99)} / ${f2(r.fixed.p999 - base.fixed.p999)}`;
+      const base = rows.find((x) => x.target.startsWith('direct') && x.mode === r.mode);
+      const added = r === base || base === undefined ? '-' : `${f2(r.fixed.p50 - base.fixed.p50)} / ${f2(r.fixed.p99 - base.fixed.p99)} / ${f2(r.fixed.p999 - base.fixed.p999)}`;
       lines.push(
         `| ${r.target} | ${r.mode} | ${f2(r.fixed.p50)} | ${f2(r.fixed.p99)} | ${f2(r.fixed.p999)} | ${added} | ${errorText(r.fixed)} | ${Math.round(r.fixed.achievedRps)} | ${f2(r.fixed.lagP99)} | ${Math.round(r.rps)} | ${r.closedErrors} | ${f3(r.cpuMsPerReq)} | ${f1(r.rssStart)} / ${f1(r.rssEnd)} / ${f1(r.peak)} |`,
       );
@@ -366,7 +386,7 @@ async function main(): Promise<void> {
     );
     const text = lines.join('\n');
     process.stdout.write(text);
-    appendFileSync(OUT, text);
+    if (process.env.BENCH_OUT !== '') appendFileSync(process.env.BENCH_OUT ?? OUT, text);
   } finally {
     await stopNode(proxy);
     await stopNode(sim);

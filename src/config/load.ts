@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_ALIASES, DEMO_CATALOG } from '../routing/demo-catalog.js';
 import { providerNames } from '../providers/registry.js';
@@ -161,10 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
       userRpm: limits.userRpm === undefined ? null : r.int(limits, 'userRpm', 'limits', 0, 1),
       userTpm: limits.userTpm === undefined ? null : r.int(limits, 'userTpm', 'limits', 0, 1),
     },
-    workers: {
-      min: r.int(workers, 'min', 'workers', 1, 1, 64),
-      max: r.int(workers, 'max', 'workers', 2, 1, 64),
-    },
+    workers: workerCounts(r, workers),
     upstream: {
       connectMs: r.int(upstream, 'connectMs', 'upstream', 5_000, 1),
       firstByteMs: r.int(upstream, 'firstByteMs', 'upstream', 60_000, 1),
@@ -189,4 +187,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
+}
+
+/** workers.min (default 1) and workers.max (default: defaultMaxWorkers, raised to an explicit min). */
+function workerCounts(r: FieldReader, workers: JsonObject): { min: number; max: number } {
+  const min = r.int(workers, 'min', 'workers', 1, 1, 64);
+  return { min, max: r.int(workers, 'max', 'workers', Math.max(min, defaultMaxWorkers(availableParallelism())), 1, 64) };
+}
+
+/**
+ * Default piscina threads: the cores the event loop leaves, at least one. Measured on 2 cores
+ * (bench/results/latest.md, "Piscina workers"): 1 worker gave the best throughput and p99, and each extra
+ * worker holds its own copy of the guard model and, once it counts tokens, of the o200k ranks (~20-50 MiB).
+ */
+export function defaultMaxWorkers(cores: number): number {
+  return Math.max(1, cores - 1);
 }

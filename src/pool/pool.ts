@@ -46,49 +46,56 @@ export interface TaskOptions {
 }
 
 /**
- * Typed facade over the piscina pool: CPU work (exact tokenization, guardrail scoring) never runs on the
+ * How long the tokenizer thread outlives its last exact count. A count is needed only off the usual path
+ * (no usage from the upstream, a prompt near its model's context, `count_tokens`, a transcoded Messages
+ * stream), and the o200k ranks it loads are ~50 MiB of resident memory: the thread and the ranks go away
+ * when unused and come back (about 0.5 s of loading) at the next count.
+ */
+const TOKENIZER_IDLE_MS = 60_000;
+
+/**
+ * Typed facade over the piscina pools: CPU work (exact tokenization, guardrail scoring) never runs on the
  * event loop. The worker entry is the compiled dist/workers/index.js (`make build` produces it).
  * Tasks reach piscina through a per-organization fair queue: one organization can hold at most half the
  * threads (at least one), and waiting organizations are served round robin, so a flood from one tenant
  * delays another tenant's task by at most one running task, never by the flood's backlog.
+ *
+ * Exact token counts run on their own pool of at most one thread, started on demand and stopped when idle
+ * (TOKENIZER_IDLE_MS): the tokenizer is loaded in one thread only, never in every scoring worker, and its
+ * half-second load never holds up guardrail scoring (whose deadline is 250 ms by default).
  */
 export class WorkerPool {
   readonly #pool: Piscina;
   readonly #fair: FairQueue;
+  readonly #tokenizer: Piscina;
+  readonly #tokenizerFair = new FairQueue(1, 1);
   #created = 0;
 
-  constructor(opts: { min: number; max: number; env?: Record<string, string> }) {
+  constructor(opts: { min: number; max: number; env?: Record<string, string>; tokenizerIdleMs?: number }) {
     const filename = join(projectRoot(), 'dist', 'workers', 'index.js');
     if (!existsSync(filename)) throw new Error(`worker entry ${filename} missing: run make build`);
-    this.#pool = new Piscina({
-      filename,
-      minThreads: opts.min,
-      maxThreads: opts.max,
-      idleTimeout: 60_000,
-      resourceLimits: WORKER_RESOURCE_LIMITS,
-      env: { ...process.env, ...(opts.env ?? {}) },
-    });
+    const common = { filename, resourceLimits: WORKER_RESOURCE_LIMITS, env: { ...process.env, ...(opts.env ?? {}) } };
+    this.#pool = new Piscina({ ...common, minThreads: opts.min, maxThreads: opts.max, idleTimeout: 60_000 });
+    this.#tokenizer = new Piscina({ ...common, minThreads: 0, maxThreads: 1, idleTimeout: opts.tokenizerIdleMs ?? TOKENIZER_IDLE_MS });
     this.#pool.on('workerCreate', () => this.#created++);
+    this.#tokenizer.on('workerCreate', () => this.#created++);
     this.#fair = new FairQueue(opts.max, Math.max(1, Math.floor(opts.max / 2)));
   }
 
   run<K extends keyof WorkerTasks>(name: K, payload: WorkerTasks[K]['in'], opts: TaskOptions): Promise<WorkerTasks[K]['out']> {
     const { tenant, signal } = opts;
-    return this.#fair.run(
-      tenant,
-      () => this.#pool.run(payload, { name }) as Promise<WorkerTasks[K]['out']>,
-      signal,
-    );
+    const [pool, fair] = name === 'countTokens' ? [this.#tokenizer, this.#tokenizerFair] : [this.#pool, this.#fair];
+    return fair.run(tenant, () => pool.run(payload, { name }) as Promise<WorkerTasks[K]['out']>, signal);
   }
 
   /** Tasks handed to the workers so far (tests assert that a refused request started none). */
   get tasksStarted(): number {
-    return this.#fair.started;
+    return this.#fair.started + this.#tokenizerFair.started;
   }
 
   /** Tasks waiting for a fair slot (all tenants). */
   get queued(): number {
-    return this.#fair.queued;
+    return this.#fair.queued + this.#tokenizerFair.queued;
   }
 
   /** Worker threads started since the pool was created (a respawned worker counts again). */
@@ -96,11 +103,12 @@ export class WorkerPool {
     return this.#created;
   }
 
+  /** Live threads: the scoring pool's and the tokenizer's (0 or 1). */
   get threads(): number {
-    return this.#pool.threads.length;
+    return this.#pool.threads.length + this.#tokenizer.threads.length;
   }
 
   async close(): Promise<void> {
-    await this.#pool.destroy();
+    await Promise.all([this.#pool.destroy(), this.#tokenizer.destroy()]);
   }
 }

@@ -6,7 +6,6 @@ import type { Store } from './contract.js';
 import { LocalInvalidationBus, type InvalidationBus } from './invalidation.js';
 import { MemoryStore } from './memory/memory-store.js';
 import { withRemap, type RemapOptions } from './memory/remap.js';
-import { RedisStore } from './redis/redis-store.js';
 
 export type StoreOptions =
   | { kind: 'memory'; snapshotPath: string | null; dbPath?: string; ledgerCap?: number; remap?: RemapOptions }
@@ -16,12 +15,20 @@ export type StoreOptions =
 export async function createStore(opts: StoreOptions): Promise<Store> {
   // A durable embedded store keeps its resident memory flat by remapping the database (memory/remap.ts).
   if (opts.kind === 'memory') return opts.snapshotPath === null && opts.dbPath === undefined ? new MemoryStore(opts) : withRemap(new MemoryStore(opts), opts.remap);
+  // Imported only for Redis: ioredis and its dependencies are ~10 MiB of resident memory a gateway on the
+  // embedded store would otherwise carry.
+  const { RedisStore } = await import('./redis/redis-store.js');
   return RedisStore.connect(opts);
+}
+
+/** Both stores own a bus (memory: in-process; Redis: pub/sub); a test double does not. */
+function ownsBus(store: Store): store is Store & { invalidationBus(): InvalidationBus } {
+  return typeof (store as { invalidationBus?: unknown }).invalidationBus === 'function';
 }
 
 /** The store's key-cache invalidation bus; any other Store (a test double) gets a private in-process bus. */
 export function invalidationBus(store: Store): InvalidationBus {
-  if (store instanceof MemoryStore || store instanceof RedisStore) return store.invalidationBus();
+  if (ownsBus(store)) return store.invalidationBus();
   let bus = fallbackBuses.get(store);
   if (bus === undefined) fallbackBuses.set(store, (bus = new LocalInvalidationBus()));
   return bus;

@@ -45,6 +45,8 @@ export interface StoreDbs {
   ledger: Database<LedgerEntry, [orgId: string, seq: number]>;
   ledgerByRequest: Database<number, OrgScoped>;
   kv: Database<KvValue, string>;
+  /** `[expiresAt, kv key]` of every kv entry that expires, in expiry order (kv-expiry.ts). */
+  kvExpiry: Database<true, [expiresAt: number, key: string]>;
   meta: Database<unknown, string>;
 }
 
@@ -67,6 +69,8 @@ export function openDbs(path: string, opts: { durable: boolean }): StoreDbs {
     // (part of its RSS) measured half as many (30k ledger entries: 15 MiB instead of 30 MiB). They still grow
     // with the ledger; remap.ts reopens the database to give them back.
     remapChunks: true,
+    // Named databases below: 12 today (lmdb's default limit is exactly 12); room for more.
+    maxDbs: 32,
   });
   const db = <V, K extends string | number | (string | number)[]>(name: string): Database<V, K> =>
     root.openDB<V, K>(name, PLAIN_MSGPACK);
@@ -82,6 +86,7 @@ export function openDbs(path: string, opts: { durable: boolean }): StoreDbs {
     ledger: db('ledger'),
     ledgerByRequest: db('ledger-by-request'),
     kv: db('kv'),
+    kvExpiry: db('kv-expiry'),
     meta: db('meta'),
   };
 }

@@ -8,6 +8,7 @@ import type { KeyRecord, LedgerEntry, OrgRecord, SettlementEntry, SpendGroup, Te
 import type { NanoUsd } from '../../billing/money.js';
 import { spendTargets } from '../shared.js';
 import type { Account, Counter, StoreDbs } from './db.js';
+import { putKv, removeKv } from './kv-expiry.js';
 
 type SpendKey = [orgId: string, group: SpendGroup, value: string];
 
@@ -110,6 +111,6 @@ export function changeSet(dbs: StoreDbs, key: string, member: string, add: boole
   if (add === members.has(member)) return;
   if (add) members.add(member);
   else members.delete(member);
-  if (members.size === 0) dbs.kv.removeSync(key);
-  else dbs.kv.putSync(key, { json: JSON.stringify([...members].sort()), expiresAt: null });
+  if (members.size === 0) removeKv(dbs, key);
+  else putKv(dbs, key, { json: JSON.stringify([...members].sort()), expiresAt: null });
 }

@@ -49,6 +49,7 @@ import { openDbs, orgValues, RANGE_END, type StoreDbs } from './db.js';
 import { accountOf, applySettlements, applyTopUp, changeSet, insertKey, insertOrg, insertTeam, type CreateResult } from './durable.js';
 import { OrgHolds } from './holds.js';
 import { HitCounters } from './kv.js';
+import { ensureKvExpiryIndex, putKv, removeKv, sweepExpiredKv } from './kv-expiry.js';
 import { Limiter } from './limiter.js';
 import { LocalInvalidationBus, type InvalidationBus } from '../invalidation.js';
 import { initDatabase, type MigrationResult } from './migrate.js';
@@ -68,6 +69,9 @@ export interface MemoryStoreOptions {
 
 /** Settlement entries applied per LMDB transaction (bounds the event-loop time of one transaction body). */
 const SETTLE_CHUNK = 64;
+
+/** Expired kv entries removed per LMDB transaction of a sweep (each transaction body is one short event-loop turn). */
+export const KV_SWEEP_BATCH = 256;
 
 export function defaultDbPath(snapshotPath: string): string {
   return join(dirname(snapshotPath), 'store.lmdb');
@@ -98,6 +102,7 @@ export class MemoryStore implements Store {
   readonly #hits = new HitCounters();
   readonly #sweeper: NodeJS.Timeout;
   #closed = false;
+  #sweepingKv: Promise<number> | null = null;
 
   constructor(opts: MemoryStoreOptions) {
     this.#ledgerCap = opts.ledgerCap ?? LEDGER_CAP;
@@ -107,6 +112,7 @@ export class MemoryStore implements Store {
     this.#dbPath = path ?? join(this.#throwaway ?? '', 'store.lmdb');
     this.#dbs = openDbs(this.#dbPath, { durable: path !== null });
     this.migrated = initDatabase(this.#dbs, opts.snapshotPath, this.#ledgerCap);
+    ensureKvExpiryIndex(this.#dbs);
     this.#sweeper = setInterval(() => this.#sweep(Date.now()), WINDOW_MS).unref();
   }
 
@@ -283,11 +289,12 @@ export class MemoryStore implements Store {
     const json = JSON.stringify(value);
     if (json === undefined) throw new TypeError(`kvSet(${key}): value is not JSON-serialisable`);
     if (ttlMs !== undefined) assertTtl('ttlMs', ttlMs);
-    await this.#dbs.kv.put(key, { json, expiresAt: ttlMs === undefined ? null : Date.now() + ttlMs });
+    const entry = { json, expiresAt: ttlMs === undefined ? null : Date.now() + ttlMs };
+    await this.#dbs.root.transaction(() => putKv(this.#dbs, key, entry));
   }
 
   async kvDel(key: string): Promise<void> {
-    await this.#dbs.kv.remove(key);
+    await this.#dbs.root.transaction(() => removeKv(this.#dbs, key));
   }
 
   async setAdd(key: string, member: string): Promise<void> {
@@ -331,6 +338,7 @@ export class MemoryStore implements Store {
     if (this.#closed) return;
     this.#reopening = true;
     try {
+      await this.#sweepingKv; // it stops at its next batch: no transaction may start on the closing map
       await this.#dbs.root.close();
       this.#dbs = openDbs(this.#dbPath, { durable: this.#throwaway === null });
     } finally {
@@ -343,10 +351,31 @@ export class MemoryStore implements Store {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#sweeper);
+    await this.#sweepingKv;
     await this.#dbs.root.committed;
     await this.#dbs.root.flushed;
     await this.#dbs.root.close();
     if (this.#throwaway !== null) rmSync(this.#throwaway, { recursive: true, force: true });
+  }
+
+  /**
+   * Removes the kv entries expired at `now` through the expiry index, KV_SWEEP_BATCH per transaction until none
+   * is left: the work is proportional to what expired, never to the live entries. Returns how many index
+   * entries it visited. One sweep at a time (a sweep still running when the next is due is not doubled).
+   */
+  async sweepKv(now: number): Promise<number> {
+    if (this.#sweepingKv !== null) return this.#sweepingKv;
+    const run = async (): Promise<number> => {
+      let visited = 0;
+      for (;;) {
+        if (this.#closed || this.#reopening) return visited;
+        const n = await this.#dbs.root.transaction(() => sweepExpiredKv(this.#dbs, now, KV_SWEEP_BATCH));
+        visited += n;
+        if (n < KV_SWEEP_BATCH) return visited;
+      }
+    };
+    this.#sweepingKv = run().finally(() => (this.#sweepingKv = null));
+    return this.#sweepingKv;
   }
 
   /** Periodic cleanup of expired state nobody touched again (Redis does this with key TTLs). */
@@ -358,17 +387,6 @@ export class MemoryStore implements Store {
       holds.purge(now);
       if (holds.holdCount === 0) this.#holds.delete(orgId);
     }
-    const expired: string[] = [];
-    for (const { key, value } of this.#dbs.kv.getRange()) {
-      if (value.expiresAt !== null && value.expiresAt <= now) expired.push(key);
-    }
-    if (expired.length > 0) {
-      void this.#dbs.root.transaction(() => {
-        for (const key of expired) {
-          const v = this.#dbs.kv.get(key);
-          if (v !== undefined && v.expiresAt !== null && v.expiresAt <= now) this.#dbs.kv.removeSync(key);
-        }
-      });
-    }
+    void this.sweepKv(now);
   }
 }

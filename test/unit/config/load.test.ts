@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/fields.js';
-import { loadConfig } from '../../../src/config/load.js';
+import { availableParallelism } from 'node:os';
+import { defaultMaxWorkers, loadConfig } from '../../../src/config/load.js';
 
 describe('loadConfig', () => {
   it('defaults: memory store, demo catalog, ports 8080/8081', () => {
@@ -12,6 +13,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ SVC_DEV_BOOTSTRAP: 'true' }).dev.bootstrap).toBe(true);
     expect(c.models.length).toBeGreaterThan(5);
     expect(c.models.every((m) => m.pricing === null || m.pricing.input > 0)).toBe(true);
+  });
+
+  it('worker threads default to the cores the event loop leaves (1 on 2 cores), the file overrides', () => {
+    expect([1, 2, 4, 8].map(defaultMaxWorkers)).toEqual([1, 1, 3, 7]);
+    expect(loadConfig({}).workers).toEqual({ min: 1, max: defaultMaxWorkers(availableParallelism()) });
+    expect(loadConfig({}, { workers: { min: 2, max: 4 } }).workers).toEqual({ min: 2, max: 4 });
+    // An explicit min above the default max raises the max instead of refusing the file.
+    expect(loadConfig({}, { workers: { min: 64 } }).workers).toEqual({ min: 64, max: 64 });
   });
 
   it('SVC_REDIS_URL switches the store; env overrides the file', () => {

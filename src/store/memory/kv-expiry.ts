@@ -1,0 +1,57 @@
+/**
+ * The embedded store's kv entries with their expiry index. Every kv entry that expires has a twin key
+ * `[expiresAt, key]` in the `kv-expiry` database, which LMDB keeps ordered by expiry (then key), so a sweep
+ * reads only what has expired, oldest first, and never the live entries (stored responses keep 24 h of them:
+ * a full scan of `kv` per sweep grew with traffic and ran on the event loop). Redis does the same with key TTLs.
+ *
+ * Every function here is synchronous and must run inside a write transaction (`root.transaction` /
+ * `transactionSync`): the entry and its index change together.
+ */
+import type { KvValue, StoreDbs } from './db.js';
+
+/** Writes `key` (replacing any previous value) and moves its index entry. */
+export function putKv(dbs: StoreDbs, key: string, value: KvValue): void {
+  const prev = dbs.kv.get(key);
+  if (prev?.expiresAt != null && prev.expiresAt !== value.expiresAt) dbs.kvExpiry.removeSync([prev.expiresAt, key]);
+  dbs.kv.putSync(key, value);
+  if (value.expiresAt !== null) dbs.kvExpiry.putSync([value.expiresAt, key], true);
+}
+
+/** Removes `key` and its index entry. */
+export function removeKv(dbs: StoreDbs, key: string): void {
+  const prev = dbs.kv.get(key);
+  if (prev === undefined) return;
+  if (prev.expiresAt !== null) dbs.kvExpiry.removeSync([prev.expiresAt, key]);
+  dbs.kv.removeSync(key);
+}
+
+/**
+ * Removes at most `limit` entries that expired at or before `now` (oldest first) and returns how many index
+ * entries it visited: the cost is that count, whatever the number of live entries. An index entry whose kv
+ * entry was since rewritten with another expiry (or none) is dropped without touching the entry.
+ */
+export function sweepExpiredKv(dbs: StoreDbs, now: number, limit: number): number {
+  // Collected first: the range is read from the same write transaction the removals change.
+  const due = [...dbs.kvExpiry.getKeys({ end: [now + 1], limit })];
+  for (const [expiresAt, key] of due) {
+    dbs.kvExpiry.removeSync([expiresAt, key]);
+    const v = dbs.kv.get(key);
+    if (v !== undefined && v.expiresAt === expiresAt) dbs.kv.removeSync(key);
+  }
+  return due.length;
+}
+
+/**
+ * Builds the index for a database written before it existed (one full scan, once, at start; the `meta`
+ * flag `kvExpiryIndex` records that it is done). A fresh database is marked without a scan.
+ */
+export function ensureKvExpiryIndex(dbs: StoreDbs): void {
+  if (dbs.meta.get('kvExpiryIndex') === true) return;
+  dbs.root.transactionSync(() => {
+    if (dbs.meta.get('kvExpiryIndex') === true) return;
+    for (const { key, value } of dbs.kv.getRange()) {
+      if (value.expiresAt !== null) dbs.kvExpiry.putSync([value.expiresAt, key], true);
+    }
+    dbs.meta.putSync('kvExpiryIndex', true);
+  });
+}
