@@ -12,9 +12,11 @@
  * the reference, measured in the same run), and through the gateway on the embedded store and on Redis
  * (default log level, guardrails in monitor mode). Then two tables at BENCH_TABLE_SECONDS (default
  * min(BENCH_SECONDS, 20)): throughput for SVC_PROCESSES=1 and 2 on Redis, and piscina worker counts against
- * throughput and added p99 at the fixed rate.
+ * throughput and added p99 at the fixed rate; stream first byte at BENCH_STREAM_RATE (200) req/s and Redis
+ * commands per request; 64 slow streams (5 ms per token) against direct and the bare proxy. Every request
+ * carries its own user turn (a repeated prompt would be answered by caches keyed on the text).
  *
- * BENCH_TARGETS (comma-separated of direct, proxy, embedded, redis, processes, workers; default all) runs a
+ * BENCH_TARGETS (comma-separated of direct, proxy, embedded, redis, processes, workers, slow; default all) runs a
  * subset (without direct, the added columns are left empty), for before/after measurements of one change; BENCH_OUT is the
  * file the table is appended to (default bench/results/latest.md, empty for none); BENCH_GATEWAY_NODE_OPTIONS is the gateway's
  * NODE_OPTIONS (for example a memory probe preloaded with --import). The gateway runs as an operator runs it:
@@ -37,10 +39,24 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const TABLE_SECONDS = Number(process.env.BENCH_TABLE_SECONDS ?? Math.min(SECONDS, 20));
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const CONNECTIONS = Number(process.env.BENCH_SUSTAIN_CONNECTIONS ?? 64);
+/** Stream first-byte rate (the issue's measure: first byte at 200 req/s). */
+const STREAM_RATE = Number(process.env.BENCH_STREAM_RATE ?? 200);
+/** Slow streams: tokens this many ms apart (the simulator paces them), at CONNECTIONS connections. */
+const SLOW_MS_PER_TOKEN = 5;
 const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Number);
-const TARGETS = new Set((process.env.BENCH_TARGETS ?? 'direct,proxy,embedded,redis,processes,workers').split(','));
+const TARGETS = new Set((process.env.BENCH_TARGETS ?? 'direct,proxy,embedded,redis,processes,workers,slow').split(','));
 const KEY = 'sk-svc-bench-0000000000000000000000';
-const PROMPT = [{ role: 'user', content: 'Benchmark prompt: tell me something short about gateways.' }];
+const PROMPT = [{ role: 'system', content: 'You are a concise assistant for an engineering team. Answer in one short paragraph.' }];
+const QUESTIONS = [
+  'tell me something short about gateways.',
+  'what is a reverse proxy, in two sentences?',
+  'summarise why connection pooling matters.',
+  'give one tip for reading a flame graph.',
+  'explain p99 latency to a new engineer.',
+  'what does idempotent mean for an HTTP request?',
+  'name a common cause of memory leaks in Node.js.',
+  'why do rate limiters use sliding windows?',
+];
 const OUT = join(projectRoot(), 'bench/results/latest.md');
 
 function freePort(): Promise<number> {
@@ -66,6 +82,9 @@ interface FixedResult {
   achievedRps: number;
   /** p99 of how late the generator dispatched a request after its intended time (its own saturation). */
   lagP99: number;
+  /** From the intended send time to the first body byte. */
+  firstByteP50: number;
+  firstByteP99: number;
 }
 
 /** `3 (503: 2, conn: 1)`, or `0`. */
@@ -78,11 +97,12 @@ function errorText(r: FixedResult): string {
  * Open-loop load: request i is due at t0 + i/rate and its latency runs from that instant to the last byte
  * of the response, however late the scheduler or a busy connection made the actual send.
  */
-async function fixedRate(url: string, headers: Record<string, string>, body: string, rate: number, seconds: number): Promise<FixedResult> {
+async function fixedRate(url: string, headers: Record<string, string>, body: Body, rate: number, seconds: number): Promise<FixedResult> {
   const u = new URL(url);
   const pool = new Pool(u.origin, { connections: 256, keepAliveTimeout: 60_000 });
   const total = Math.max(1, Math.round(rate * seconds));
   const latencies: number[] = [];
+  const firstBytes: number[] = [];
   const lags: number[] = [];
   const inflight: Promise<void>[] = [];
   let errors = 0;
@@ -93,22 +113,25 @@ async function fixedRate(url: string, headers: Record<string, string>, body: str
     byStatus.set(k, (byStatus.get(k) ?? 0) + 1);
   };
   const t0 = performance.now() + 10;
-  const one = async (intended: number): Promise<void> => {
+  const one = async (intended: number, i: number): Promise<void> => {
     lags.push(performance.now() - intended);
+    let first = 0;
     try {
-      const res = await pool.request({ path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-      for await (const chunk of res.body) void chunk;
+      const res = await pool.request({ path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body(i) });
+      for await (const chunk of res.body) if (first === 0 && (chunk as Buffer).length > 0) first = performance.now();
       if (res.statusCode !== 200) fail(String(res.statusCode));
     } catch {
       fail('conn');
     }
-    latencies.push(performance.now() - intended);
+    const end = performance.now();
+    latencies.push(end - intended);
+    firstBytes.push((first || end) - intended);
   };
   await new Promise<void>((resolve) => {
     const tick = (): void => {
       const now = performance.now();
       while (sent < total && t0 + (sent * 1000) / rate <= now) {
-        inflight.push(one(t0 + (sent * 1000) / rate));
+        inflight.push(one(t0 + (sent * 1000) / rate, sent));
         sent++;
       }
       if (sent < total) setTimeout(tick, 1);
@@ -120,12 +143,37 @@ async function fixedRate(url: string, headers: Record<string, string>, body: str
   const elapsed = (performance.now() - t0) / 1000;
   await pool.close();
   latencies.sort((a, b) => a - b);
+  firstBytes.sort((a, b) => a - b);
   lags.sort((a, b) => a - b);
-  return { lagP99: pct(lags, 99), p50: pct(latencies, 50), p99: pct(latencies, 99), p999: pct(latencies, 99.9), errors, byStatus, achievedRps: total / elapsed };
+  return {
+    lagP99: pct(lags, 99),
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+    p999: pct(latencies, 99.9),
+    firstByteP50: pct(firstBytes, 50),
+    firstByteP99: pct(firstBytes, 99),
+    errors,
+    byStatus,
+    achievedRps: total / elapsed,
+  };
 }
 
-async function closedLoop(url: string, headers: Record<string, string>, body: string, seconds: number, connections = CONNECTIONS): Promise<autocannon.Result> {
-  return autocannon({ url, method: 'POST', connections, duration: seconds, headers: { 'content-type': 'application/json', ...headers }, body });
+/**
+ * A request body by request index. Every request carries its own user turn (`payload`), as real traffic does:
+ * a repeated prompt would let caches keyed on the text (the guardrail score cache) answer every request.
+ */
+type Body = (i: number) => string;
+
+async function closedLoop(url: string, headers: Record<string, string>, body: Body, seconds: number, connections = CONNECTIONS): Promise<autocannon.Result> {
+  let i = 0;
+  return autocannon({
+    url,
+    method: 'POST',
+    connections,
+    duration: seconds,
+    headers: { 'content-type': 'application/json', ...headers },
+    requests: [{ setupRequest: (req) => ({ ...req, body: body(i++) }) }],
+  });
 }
 
 /** CPU (ms) and RSS of the process under test; for a SVC_PROCESSES supervisor, summed over its children. */
@@ -143,12 +191,32 @@ function stats(pid: number | null): { cpuMs: number; rssMiB: number; peakMiB: nu
   return pids.map(procStats).reduce((a, b) => ({ cpuMs: a.cpuMs + b.cpuMs, rssMiB: a.rssMiB + b.rssMiB, peakMiB: a.peakMiB + b.peakMiB }));
 }
 
+/**
+ * Script calls Redis has run (EVALSHA and EVAL, INFO commandstats): each is one round trip of the gateway.
+ * Commands a script runs inside Redis are not round trips, so total_commands_processed would overstate them.
+ */
+async function redisCommands(url: string): Promise<number> {
+  const { Redis } = await import('ioredis');
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableReadyCheck: false });
+  try {
+    await r.connect();
+    const stats = await r.info('commandstats');
+    let calls = 0;
+    for (const m of stats.matchAll(/^cmdstat_(evalsha|eval|evalsha_ro|eval_ro):calls=(\d+)/gm)) calls += Number(m[2]);
+    return calls;
+  } finally {
+    r.disconnect();
+  }
+}
+
 interface Target {
   name: string;
   url: string;
   pid: number | null;
   headers: Record<string, string>;
   model: (stream: boolean) => string;
+  /** The Redis the target uses: its commands per request are counted (INFO stats) over the closed loop. */
+  redisUrl?: string;
 }
 
 interface SustainedRow {
@@ -161,10 +229,15 @@ interface SustainedRow {
   rssStart: number | null;
   rssEnd: number | null;
   peak: number | null;
+  /** Stream rows: first byte at STREAM_RATE req/s (fixed rate, TABLE_SECONDS). */
+  firstByte: FixedResult | null;
+  /** Redis script calls (round trips) per request over the closed loop (settlement included), when the target uses Redis. */
+  redisCommandsPerReq: number | null;
 }
 
-function payload(model: string, stream: boolean): string {
-  return JSON.stringify({ model, messages: PROMPT, max_tokens: 16, stream });
+/** The bench's request: a fixed system prompt and a user turn that differs per request (index i). */
+function payload(model: string, stream: boolean): Body {
+  return (i) => JSON.stringify({ model, messages: [...PROMPT, { role: 'user', content: `Request ${i}: ${QUESTIONS[i % QUESTIONS.length]}` }], max_tokens: 16, stream });
 }
 
 async function measure(t: Target, stream: boolean): Promise<SustainedRow> {
@@ -173,10 +246,16 @@ async function measure(t: Target, stream: boolean): Promise<SustainedRow> {
   await closedLoop(url, t.headers, body, Math.min(2, SECONDS), 16); // warm-up (JIT, pools, caches)
   const s0 = stats(t.pid);
   const fixed = await fixedRate(url, t.headers, body, RATE, SECONDS);
+  const firstByte = stream ? await fixedRate(url, t.headers, body, STREAM_RATE, TABLE_SECONDS) : null;
   const c0 = stats(t.pid);
+  const r0 = t.redisUrl ? await redisCommands(t.redisUrl) : 0;
   const closed = await closedLoop(url, t.headers, body, SECONDS);
   const s1 = stats(t.pid);
+  // Settlement is batched: let the last batch reach Redis before counting.
+  const r1 = t.redisUrl ? await new Promise((r) => setTimeout(r, 500)).then(() => redisCommands(t.redisUrl!)) : 0;
   return {
+    firstByte,
+    redisCommandsPerReq: t.redisUrl ? (r1 - r0) / Math.max(1, closed.requests.total) : null,
     target: t.name,
     mode: stream ? 'stream' : 'non-stream',
     fixed,
@@ -277,6 +356,18 @@ const f1 = (x: number | null): string => (x === null || Number.isNaN(x) ? '-' : 
 const f2 = (x: number | null): string => (x === null || Number.isNaN(x) ? '-' : x.toFixed(2));
 const f3 = (x: number | null): string => (x === null || Number.isNaN(x) ? '-' : x.toFixed(3));
 
+function firstByteRows(rows: readonly SustainedRow[]): string[] {
+  const direct = rows.find((r) => r.target.startsWith('direct') && r.mode === 'stream')?.firstByte ?? null;
+  return rows
+    .filter((r) => r.mode === 'stream')
+    .map((r) => {
+      const fb = r.firstByte;
+      const added = fb && direct && fb !== direct ? `${f2(fb.firstByteP50 - direct.firstByteP50)} / ${f2(fb.firstByteP99 - direct.firstByteP99)}` : '-';
+      const cmds = rows.filter((x) => x.target === r.target).map((x) => f1(x.redisCommandsPerReq)).join(' / ');
+      return `| ${r.target} | ${fb ? `${f2(fb.firstByteP50)} / ${f2(fb.firstByteP99)}` : '-'} | ${added} | ${fb ? errorText(fb) : '-'} | ${cmds} |`;
+    });
+}
+
 async function main(): Promise<void> {
   const root = projectRoot();
   const dir = mkdtempSync(join(tmpdir(), 'svc-sustained-'));
@@ -308,9 +399,42 @@ async function main(): Promise<void> {
       if (!TARGETS.has(redisUrl ? 'redis' : 'embedded')) continue;
       const gw = await startGateway(dir, simUrl, { redisUrl });
       try {
-        await run({ name, url: gw.url, pid: gw.pid, headers: auth, model: () => 'gpt-4o-mini' });
+        await run({ name, url: gw.url, pid: gw.pid, headers: auth, model: () => 'gpt-4o-mini', redisUrl });
       } finally {
         await gw.stop();
+      }
+    }
+
+    // Slow streams: the simulator spaces tokens SLOW_MS_PER_TOKEN apart on every endpoint the targets reach;
+    // closed loop at CONNECTIONS connections, so throughput is bounded by the streams' own duration.
+    const slowRows: string[] = [];
+    if (TARGETS.has('slow')) {
+      const gwBase = simulatedCatalog(DEMO_CATALOG, {}, simUrl).models.find((m) => m.id === 'gpt-4o-mini')!.endpoints[0]!.baseUrl;
+      const prefixes = ['/', new URL(gwBase).pathname.replace(/\/v1\/?$/, '') || '/'];
+      const pace = (ms: number): Promise<unknown> =>
+        Promise.all(prefixes.map((prefix) => fetch(`${simUrl}/_sim/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prefix, msPerToken: ms }) })));
+      await pace(SLOW_MS_PER_TOKEN);
+      const gw = await startGateway(dir, simUrl, {});
+      try {
+        const targets: Target[] = [
+          { name: 'direct (simulator)', url: simUrl, pid: null, headers: {}, model: () => upstreamModel },
+          { name: 'bare undici proxy', url: `http://127.0.0.1:${proxyPort}`, pid: proxy.pid!, headers: {}, model: () => upstreamModel },
+          { name: 'gateway, embedded store', url: gw.url, pid: gw.pid, headers: auth, model: () => 'gpt-4o-mini' },
+        ];
+        for (const t of targets) {
+          log(`slow streams: ${t.name}`);
+          const url = `${t.url}/v1/chat/completions`;
+          const body = payload(t.model(true), true);
+          await closedLoop(url, t.headers, body, Math.min(2, TABLE_SECONDS), 16);
+          const a = stats(t.pid);
+          const r = await closedLoop(url, t.headers, body, TABLE_SECONDS);
+          const b = stats(t.pid);
+          const cpu = a && b ? (b.cpuMs - a.cpuMs) / Math.max(1, r.requests.total) : null;
+          slowRows.push(`| ${t.name} | ${Math.round(r.requests.average)} | ${r.latency.p50} / ${r.latency.p99} | ${r.errors + r.non2xx} | ${f3(cpu)} |`);
+        }
+      } finally {
+        await gw.stop();
+        await pace(0);
       }
     }
 
@@ -382,6 +506,21 @@ async function main(): Promise<void> {
       '| workers | req/s | fixed-rate p99 ms | added p99 ms (vs direct) | errors fixed / closed |',
       '|---|---|---|---|---|',
       ...workerRows,
+      '',
+      `### Stream first byte (fixed ${STREAM_RATE} req/s for ${TABLE_SECONDS} s, from the intended send time to the first body byte) and Redis commands per request`,
+      '',
+      '| target | first byte p50 / p99 ms | added p50 / p99 ms (vs direct) | errors | Redis script calls per request (closed loop, non-stream / stream) |',
+      '|---|---|---|---|---|',
+      ...firstByteRows(rows),
+      '',
+      'Redis script calls per request: admission and hold are one Lua script per request (one round trip on the hot',
+      'path, test/integration/redis-round-trips.test.ts counts every command), settlement one script per batch.',
+      '',
+      `### Slow streams (${SLOW_MS_PER_TOKEN} ms per token from the simulator, ${CONNECTIONS} connections, closed loop, ${TABLE_SECONDS} s)`,
+      '',
+      '| target | req/s | p50 / p99 ms | errors | CPU ms/req |',
+      '|---|---|---|---|---|',
+      ...slowRows,
       '',
     );
     const text = lines.join('\n');
