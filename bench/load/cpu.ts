@@ -17,7 +17,7 @@ import { simulatedCatalog } from '../../src/dev/bootstrap.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_ALIASES, DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
 import { procStats, startNode, stopNode, waitForHttp } from './proc.js';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -32,6 +32,12 @@ const BASE = process.env.BENCH_BASE ?? null;
 const STORES = STORE_KINDS.flatMap((s) => (BASE ? [`${s}@base`, s] : [s]));
 const MODES = (process.env.BENCH_MODES ?? 'non-stream,stream').split(',');
 const PROF = Boolean(process.env.BENCH_PROF);
+/**
+ * BENCH_RATE=<req/s>: a fixed offered rate over the connections instead of as fast as they go. On a loaded
+ * machine the closed loop's throughput (and with it how much work shares an event-loop turn) follows the
+ * neighbours; at a fixed rate the process under test does the same work per second in every run.
+ */
+const RATE = Number(process.env.BENCH_RATE ?? 0);
 /** BENCH_VARY=1: every request's prompt is different (no guardrail score-cache hit: the pool path). */
 const VARY = Boolean(process.env.BENCH_VARY);
 /** BENCH_THREADS=1: also print CPU per request by thread (main, then name:tid for libuv, workers, the LMDB writer). */
@@ -77,7 +83,7 @@ async function cpuPerRequest(url: string, pid: number, headers: Record<string, s
   await autocannon({ ...opts, connections: 16, duration: 2 }); // warm-up (JIT, pools, caches)
   const a = procStats(pid);
   const ta = threadCpu(pid);
-  const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: SECONDS });
+  const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: SECONDS, ...(RATE ? { overallRate: RATE } : {}) });
   const b = procStats(pid);
   if (THREADS) {
     const tb = threadCpu(pid);
@@ -111,6 +117,14 @@ async function main(): Promise<void> {
   const simUrl = `http://127.0.0.1:${simPort}`;
   const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(simPort)], {});
   const proxy = startNode([join(root, 'dist/bench/load/proxy.js'), String(proxyPort), simUrl], {});
+  const children: ChildProcess[] = [sim, proxy];
+  // Interrupted (Ctrl-C, kill): take the processes this bench started along, never leave them running.
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(sig, () => {
+      for (const c of children) c.kill('SIGKILL');
+      process.exit(130);
+    });
+  }
   const redis = STORE_KINDS.includes('redis') ? await startRedis(dir) : null;
   const upstreamModel = DEMO_CATALOG.find((m) => m.id === 'gpt-4o-mini')!.endpoints[0]!.upstreamModel;
   const lines: string[] = [];
@@ -148,24 +162,33 @@ async function main(): Promise<void> {
         SVC_GUARDRAILS_MODE: undefined,
         SVC_REDIS_URL: store.startsWith('redis') ? redis!.url : undefined,
       });
+      children.push(child);
       const url = `http://127.0.0.1:${port}`;
       await waitForHttp(`${url}/healthz`, 60_000);
       gws.set(store, { url, pid: child.pid!, stop: () => stopNode(child) });
     }
     say(`| round | mode | proxy ms/req | ${STORES.map((s) => `${s} ms/req | ${s} x proxy | ${s} req/s`).join(' | ')} |`);
+    const seen = new Map<string, number[]>();
+    const note = (k: string, v: number): void => void seen.set(k, [...(seen.get(k) ?? []), v]);
     for (let round = 1; round <= REPEAT; round++) {
       for (const mode of MODES) {
         const stream = mode === 'stream';
         const p = await cpuPerRequest(`http://127.0.0.1:${proxyPort}`, proxy.pid!, {}, upstreamModel, stream);
+        note(`${mode} proxy`, p.ms);
         const cells: string[] = [];
         for (const store of STORES) {
           const gw = gws.get(store)!;
           const g = await cpuPerRequest(gw.url, gw.pid, { authorization: `Bearer ${KEY}` }, 'gpt-4o-mini', stream);
+          note(`${mode} ${store}`, g.ms);
+          note(`${mode} ${store} x proxy`, g.ms / p.ms);
           cells.push(`${g.ms.toFixed(3)}${g.errors ? ` (${g.errors} err)` : ''} | ${(g.ms / p.ms).toFixed(2)} | ${Math.round(g.rps)}`);
         }
         say(`| ${round} | ${mode} | ${p.ms.toFixed(3)} | ${cells.join(' | ')} |`);
       }
     }
+    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    say('');
+    for (const [k, xs] of seen) say(`median ${k}: ${median(xs).toFixed(3)} (${xs.map((x) => x.toFixed(3)).join(', ')})`);
     for (const gw of gws.values()) await gw.stop();
   } finally {
     await stopNode(proxy);

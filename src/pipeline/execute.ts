@@ -51,7 +51,7 @@ export async function execute(
       timeouts: { ...deps.config.upstream, ...endpoint.timeouts },
     });
     if (!result.ok) {
-      deps.metrics.upstreamAttempts.inc({ provider: adapter.name, outcome: result.failure.kind });
+      deps.metrics.upstreamAttempt(adapter.name, result.failure.kind);
       if (result.failure.kind === 'aborted') break;
       if (result.failure.kind === 'connect') deps.health.failure(candidate.key);
       if (result.failure.kind === 'timeout') {
@@ -62,7 +62,7 @@ export async function execute(
       continue;
     }
     const status = result.response.statusCode;
-    deps.metrics.upstreamAttempts.inc({ provider: adapter.name, outcome: String(status) });
+    deps.metrics.upstreamAttempt(adapter.name, String(status));
     if (status >= 200 && status < 300) {
       deps.health.success(candidate.key, performance.now() - sentAt);
       st.routing = candidate.chainIndex === 0 ? 'direct' : `fallback:${candidate.chainIndex}`;
