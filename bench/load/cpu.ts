@@ -25,11 +25,11 @@ const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_SUSTAIN_CONNECTIONS ?? 64);
 const STORE_KINDS = (process.env.BENCH_STORE ?? 'embedded') === 'both' ? ['embedded', 'redis'] : [process.env.BENCH_STORE ?? 'embedded'];
 /**
- * BENCH_BASE=<dir>: also run the gateway built in another checkout (its dist/), interleaved with this one in
- * every round, so a before/after comparison sees the same machine load.
+ * BENCH_BASE=<dir>[,<dir>...]: also run the gateway built in other checkouts (their dist/), interleaved with
+ * this one in every round, so a before/after comparison sees the same machine load. Labelled by folder name.
  */
-const BASE = process.env.BENCH_BASE ?? null;
-const STORES = STORE_KINDS.flatMap((s) => (BASE ? [`${s}@base`, s] : [s]));
+const BASES = new Map((process.env.BENCH_BASE ?? '').split(',').filter(Boolean).map((d) => [d.replace(/\/+$/, '').split('/').pop()!, d]));
+const STORES = STORE_KINDS.flatMap((s) => [...[...BASES.keys()].map((b) => `${s}@${b}`), s]);
 const MODES = (process.env.BENCH_MODES ?? 'non-stream,stream').split(',');
 const PROF = Boolean(process.env.BENCH_PROF);
 /**
@@ -150,7 +150,7 @@ async function main(): Promise<void> {
           dev: { creditUsd: 1_000_000 },
         }),
       );
-      const from = store.endsWith('@base') ? BASE! : root;
+      const from = store.includes('@') ? BASES.get(store.split('@')[1]!)! : root;
       const child = startNode([...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, store)}`] : []), join(from, 'dist/src/main.js')], {
         SVC_CONFIG: configPath,
         SVC_PORT: String(port),
