@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { unsetCredential } from '../config/credentials.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { UpstreamHttpRequest } from '../providers/adapter.js';
+import type { CallAbort } from '../upstream/call-abort.js';
 import { readAll, sendUpstream } from '../upstream/client.js';
 import { MAX_PROVIDER_CALLS, type Candidate } from './chain.js';
 import type { GatewayDeps } from './deps.js';
@@ -24,7 +25,7 @@ export async function execute(
   st: RequestState,
   chain: Candidate[],
   requestFor: (c: Candidate) => UpstreamHttpRequest,
-  signal: AbortSignal,
+  signal: CallAbort,
 ): Promise<Answer> {
   let lastError: GatewayError | null = null;
   for (const candidate of chain) {

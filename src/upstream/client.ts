@@ -1,5 +1,6 @@
 import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { UpstreamTimeouts } from '../config/schema.js';
+import { CallAbort } from './call-abort.js';
 
 /** One keep-alive connection pool per origin, shared by every request (undici Agent). */
 export function createUpstreamAgent(t: UpstreamTimeouts): Agent {
@@ -17,7 +18,8 @@ export interface UpstreamRequest {
   url: string;
   headers: Record<string, string>;
   body: Buffer | string;
-  signal: AbortSignal;
+  /** The client's side: fires when the client went away. */
+  signal: CallAbort;
   timeouts: UpstreamTimeouts;
 }
 
@@ -69,13 +71,13 @@ function targetOf(href: string): { origin: string; path: string } {
 
 /** Sends one request and waits for the response head. Never throws for network failures. */
 export async function sendUpstream(agent: Agent, req: UpstreamRequest): Promise<UpstreamResult> {
-  // One controller for the client abort and the total deadline; the timer is cleared when the body closes
+  // One abort for the client's and the deadlines; the timers are cleared when the body closes
   // (AbortSignal.timeout/any would leave a live timer and a DOMException behind per request).
-  const ac = new AbortController();
+  const ac = new CallAbort();
   const total = { aborted: false };
   const onClientAbort = (): void => ac.abort(req.signal.reason);
   if (req.signal.aborted) onClientAbort();
-  else req.signal.addEventListener('abort', onClientAbort, { once: true });
+  else req.signal.once('abort', onClientAbort);
   const timer = setTimeout(() => {
     total.aborted = true;
     ac.abort(new Error('upstream total timeout'));
@@ -89,9 +91,9 @@ export async function sendUpstream(agent: Agent, req: UpstreamRequest): Promise<
   const cleanup = (): void => {
     clearTimeout(timer);
     clearTimeout(firstByte);
-    req.signal.removeEventListener('abort', onClientAbort);
+    req.signal.off('abort', onClientAbort);
   };
-  const signal = ac.signal;
+  const signal = ac;
   const { origin, path } = targetOf(req.url);
   try {
     const response = await agent.request({
