@@ -24,6 +24,7 @@ import { retrieveResponseHandler } from './pipeline/responses-retrieve-handler.j
 import { ResponsesStore } from './responses-store/responses-store.js';
 import { WorkerPool } from './pool/pool.js';
 import { ScoreBatcher } from './pool/score-batcher.js';
+import { ScoreCache } from './pool/score-cache.js';
 import { Catalog } from './routing/catalog.js';
 import { startServer, type RunningServer } from './server/app.js';
 import type { Store } from './store/contract.js';
@@ -80,13 +81,16 @@ export async function startGateway(
   const settlement = new SettlementQueue(store, { ...config.settlement, journal: opts.journal ?? null }, log, () => metrics.settlementFailures.inc());
   metrics.gauges.push(() => health.renderMetrics());
   metrics.gauge('svc_settlement_pending', 'Settlement entries queued.', () => settlement.pending);
+  const scorer = new ScoreCache(new ScoreBatcher(pool, config.guardrails.timeoutMs));
+  metrics.gauge('svc_guard_score_cache_hits', 'Texts whose guardrail scores came from the score cache (no pool task).', () => scorer.hits);
+  metrics.gauge('svc_guard_score_cache_misses', 'Texts sent to the worker pool for guardrail scoring.', () => scorer.misses);
   const deps: GatewayDeps = {
     config,
     store,
     catalog: () => catalog,
     health,
     pool,
-    scorer: new ScoreBatcher(pool, config.guardrails.timeoutMs),
+    scorer,
     auth: new Authenticator(store, config.keyCacheTtlMs),
     agent: createUpstreamAgent(config.upstream),
     settlement,

@@ -110,6 +110,32 @@ export class Metrics {
     return m;
   }
 
+  readonly #attempts = new Map<string, { inc: (by?: number) => void }>();
+  readonly #settled = new Map<string, { cost: { inc: (by: number) => void }; input: { inc: (by: number) => void }; output: { inc: (by: number) => void } }>();
+
+  /** One provider call and its outcome (status code or failure kind); the labelled child is bound once. */
+  upstreamAttempt(provider: string, outcome: string): void {
+    const k = `${provider}\u0000${outcome}`;
+    let c = this.#attempts.get(k);
+    if (!c) {
+      c = this.upstreamAttempts.labels(provider, outcome);
+      this.#attempts.set(k, c);
+    }
+    c.inc();
+  }
+
+  /** A settled request's cost (nano-USD) and billed tokens, by model; the labelled children are bound once. */
+  settled(model: string, costNano: number, inputTokens: number, outputTokens: number): void {
+    let c = this.#settled.get(model);
+    if (!c) {
+      c = { cost: this.costNano.labels(model), input: this.tokens.labels(model, 'input'), output: this.tokens.labels(model, 'output') };
+      this.#settled.set(model, c);
+    }
+    c.cost.inc(costNano);
+    c.input.inc(inputTokens);
+    c.output.inc(outputTokens);
+  }
+
   /** A gauge read at scrape time. */
   gauge(name: string, help: string, read: () => number): void {
     const g = new Gauge({

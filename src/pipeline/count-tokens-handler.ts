@@ -43,7 +43,7 @@ export function countTokensHandler(deps: GatewayDeps): Handler {
       st.priced = true;
       st.cost = 0;
       st.status = 200;
-      res.send(200, { ...commonHeaders(st, true), 'content-type': 'application/json' }, JSON.stringify({ input_tokens: input }));
+      res.send(200, commonHeaders(st, true, 'application/json'), JSON.stringify({ input_tokens: input }));
     } catch (err) {
       sendError(deps, st, res, err);
     } finally {

@@ -18,8 +18,8 @@ export interface GatewayDeps {
   catalog(): Catalog;
   health: EndpointHealth;
   pool: WorkerPool;
-  /** Guardrail scoring, micro-batched onto the pool. */
-  scorer: ScoreBatcher;
+  /** Guardrail scoring: known texts from the score cache, the rest micro-batched onto the pool. */
+  scorer: Pick<ScoreBatcher, 'score'>;
   auth: Authenticator;
   agent: Agent;
   settlement: SettlementQueue;

@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { unsetCredential } from '../config/credentials.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { UpstreamHttpRequest } from '../providers/adapter.js';
+import type { CallAbort } from '../upstream/call-abort.js';
 import { readAll, sendUpstream } from '../upstream/client.js';
 import { MAX_PROVIDER_CALLS, type Candidate } from './chain.js';
 import type { GatewayDeps } from './deps.js';
@@ -24,7 +25,7 @@ export async function execute(
   st: RequestState,
   chain: Candidate[],
   requestFor: (c: Candidate) => UpstreamHttpRequest,
-  signal: AbortSignal,
+  signal: CallAbort,
 ): Promise<Answer> {
   let lastError: GatewayError | null = null;
   for (const candidate of chain) {
@@ -51,7 +52,7 @@ export async function execute(
       timeouts: { ...deps.config.upstream, ...endpoint.timeouts },
     });
     if (!result.ok) {
-      deps.metrics.upstreamAttempts.inc({ provider: adapter.name, outcome: result.failure.kind });
+      deps.metrics.upstreamAttempt(adapter.name, result.failure.kind);
       if (result.failure.kind === 'aborted') break;
       if (result.failure.kind === 'connect') deps.health.failure(candidate.key);
       if (result.failure.kind === 'timeout') {
@@ -62,7 +63,7 @@ export async function execute(
       continue;
     }
     const status = result.response.statusCode;
-    deps.metrics.upstreamAttempts.inc({ provider: adapter.name, outcome: String(status) });
+    deps.metrics.upstreamAttempt(adapter.name, String(status));
     if (status >= 200 && status < 300) {
       deps.health.success(candidate.key, performance.now() - sentAt);
       st.routing = candidate.chainIndex === 0 ? 'direct' : `fallback:${candidate.chainIndex}`;

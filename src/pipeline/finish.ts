@@ -44,9 +44,7 @@ export function settle(deps: GatewayDeps, st: RequestState, endpoint: string, st
   const u = st.usage ?? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
   const cost = entry.cost;
   deps.settlement.enqueue(entry);
-  deps.metrics.costNano.inc({ model: st.servedModel }, cost);
-  deps.metrics.tokens.inc({ model: st.servedModel, kind: 'input' }, u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens);
-  deps.metrics.tokens.inc({ model: st.servedModel, kind: 'output' }, u.outputTokens);
+  deps.metrics.settled(st.servedModel, cost, u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens, u.outputTokens);
 }
 
 /** Answers a refusal or failure with the contract's error object and headers. */

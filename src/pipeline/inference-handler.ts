@@ -22,6 +22,7 @@ import { serveCanonicalJson, serveCanonicalStream } from './serve-canonical.js';
 import { serveJson, serveStream } from './serve-chat.js';
 import { deferRefusal, refuseDeferred, runStages, unwind, type Stage } from './stage.js';
 import { isGatewayError } from '../errors/gateway-error.js';
+import { CallAbort } from '../upstream/call-abort.js';
 
 /**
  * The text preflight chain in the contract's order: auth -> admission -> inspection -> hold. Admission runs
@@ -71,11 +72,11 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
     const st = f.st;
     try {
       let answer;
-      const ac = new AbortController();
+      const ac = new CallAbort();
       try {
         await runStages(chain, f);
         res.onAbort(() => ac.abort());
-        answer = await execute(deps, st, f.chain!, (c) => upstreamRequest(deps, f, c), ac.signal);
+        answer = await execute(deps, st, f.chain!, (c) => upstreamRequest(deps, f, c), ac);
       } catch (err) {
         st.servedModel = null;
         sendError(deps, st, res, err);

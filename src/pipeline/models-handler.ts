@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GatewayError } from '../errors/gateway-error.js';
 import { Catalog } from '../routing/catalog.js';
-import type { Handler } from '../server/types.js';
+import type { Handler, HeaderList } from '../server/types.js';
 import type { GatewayDeps } from './deps.js';
 import { record, sendError } from './finish.js';
 import { Flow } from './flow.js';
@@ -21,10 +21,10 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 /** Headers of an unmetered served response (decision 3: cost 0, exact). */
-function unmetered(st: RequestState): Record<string, string> {
+function unmetered(st: RequestState): HeaderList {
   st.priced = true;
   st.cost = 0;
-  return { ...commonHeaders(st, true), 'content-type': 'application/json' };
+  return commonHeaders(st, true, 'application/json');
 }
 
 /** GET /v1/models: the catalog filtered to what the key may route to. */

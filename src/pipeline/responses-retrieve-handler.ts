@@ -35,7 +35,7 @@ export function retrieveResponseHandler(deps: GatewayDeps, store: ResponsesStore
       st.cost = 0;
       if (typeof response.model === 'string') st.servedModel = response.model;
       st.status = 200;
-      res.send(200, { ...commonHeaders(st, true), 'content-type': 'application/json' }, JSON.stringify(response));
+      res.send(200, commonHeaders(st, true, 'application/json'), JSON.stringify(response));
     } catch (err) {
       sendError(deps, st, res, err);
     } finally {

@@ -28,7 +28,7 @@ export async function serveCanonicalJson(
   price(st, c, parsed.usage);
   const body = JSON.stringify(format.encodeResponse(parsed, ctx));
   st.status = 200;
-  res.send(200, { ...commonHeaders(st, true), 'content-type': 'application/json' }, body);
+  res.send(200, commonHeaders(st, true, 'application/json'), body);
 }
 
 /**
@@ -62,7 +62,7 @@ export async function serveCanonicalStream(
     return out;
   };
   st.status = 200;
-  res.begin(200, { ...commonHeaders(st, true), ...SSE_HEADERS });
+  res.begin(200, commonHeaders(st, true, SSE_HEADERS['content-type'], SSE_HEADERS['cache-control']));
   const pumped = await pumpStream(res, response.body, idleMs, (chunk) => encode(decoder.push(chunk)));
   let outcome = pumped.outcome;
   let failure: GatewayError | null = null;

@@ -37,7 +37,7 @@ export async function serveJson(
   const u = lastUsageObject(tail) ?? lastUsageObject(buf.toString('utf8'));
   price(st, c, u ? c.adapter.usage(u) : await fallback(0));
   st.status = 200;
-  res.send(200, { ...commonHeaders(st, true), 'content-type': 'application/json' }, buf);
+  res.send(200, commonHeaders(st, true, 'application/json'), buf);
 }
 
 /**
@@ -66,7 +66,7 @@ export async function serveStream(
     rewrite,
   );
   st.status = 200;
-  res.begin(200, { ...commonHeaders(st, true), ...SSE_HEADERS });
+  res.begin(200, commonHeaders(st, true, SSE_HEADERS['content-type'], SSE_HEADERS['cache-control']));
   let { outcome } = await pumpStream(res, response.body, idleMs, (chunk) => tap.feed(chunk));
   const rest = outcome === 'aborted' ? Buffer.alloc(0) : tap.flush();
   if (!tap.usage || st.usage === null) {

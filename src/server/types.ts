@@ -13,7 +13,8 @@ export interface IncomingRequest {
   startedAt: number;
 }
 
-export type HeaderList = Record<string, string>;
+/** Response headers by name; an `undefined` value is not sent (a fixed-shape object can list optional names). */
+export type HeaderList = Record<string, string | undefined>;
 
 /** The response side. Every method is a no-op after the client went away. */
 export interface ResponseSink {

@@ -75,13 +75,21 @@ function classify(ev: Buffer): number {
  * gateway sets it); a client that did not ask must not see the key (the Mistral SDK's schema rejects null).
  */
 export function stripNullUsage(event: Buffer): Buffer {
-  const at = event.indexOf(USAGE_NULL);
-  if (at < 0) return event;
-  const end = at + USAGE_NULL.length;
-  if (at > 0 && event[at - 1] === COMMA) return Buffer.concat([event.subarray(0, at - 1), event.subarray(end)]);
-  if (event[end] === COMMA) return Buffer.concat([event.subarray(0, at), event.subarray(end + 1)]);
-  return event;
+  const cut = nullUsageCut(event);
+  return cut === null ? event : Buffer.concat([event.subarray(0, cut[0]), event.subarray(cut[1])]);
 }
+
+/** The byte range `stripNullUsage` removes (the key and one adjacent comma), or null when there is none. */
+function nullUsageCut(event: Buffer): [number, number] | null {
+  const at = event.indexOf(USAGE_NULL);
+  if (at < 0) return null;
+  const end = at + USAGE_NULL.length;
+  if (at > 0 && event[at - 1] === COMMA) return [at - 1, end];
+  if (event[end] === COMMA) return [at, end + 1];
+  return null;
+}
+
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Per-request OpenAI SSE tap. Works on bytes over the shared SSE framer (LF, CRLF or CR line ends, any
@@ -117,7 +125,7 @@ export class OpenAIStreamTap {
   /** Returns the bytes to forward for this upstream chunk (possibly empty). */
   feed(chunk: Buffer): Buffer {
     const frames = this.#framer.push(chunk);
-    if (frames.length === 0) return Buffer.alloc(0);
+    if (frames.length === 0) return EMPTY;
     const out: Buffer[] = [];
     for (const ev of frames) this.#event(ev, out);
     return out.length === 1 ? out[0]! : Buffer.concat(out);
@@ -147,7 +155,15 @@ export class OpenAIStreamTap {
       this.#usage = lastUsageObject(ev.toString('utf8')) ?? this.#usage;
       if (!this.forwardUsage && flags & EMPTY_CHOICES) return;
     }
-    if (!this.forwardUsage && flags & NULL_USAGE) ev = stripNullUsage(ev);
+    if (!this.forwardUsage && flags & NULL_USAGE) {
+      const cut = nullUsageCut(ev);
+      if (cut !== null && this.rewrite === null) {
+        // The two pieces around the key go out as they are: the chunk's one concat copies them (no copy per event).
+        out.push(ev.subarray(0, cut[0]), ev.subarray(cut[1]));
+        return;
+      }
+      if (cut !== null) ev = Buffer.concat([ev.subarray(0, cut[0]), ev.subarray(cut[1])]);
+    }
     out.push(this.rewrite ? this.rewrite(ev) : ev);
   }
 }

@@ -1,0 +1,92 @@
+import type { ScoreBatcher } from './score-batcher.js';
+
+type Scores = Record<string, number>;
+
+export interface ScoreCacheOptions {
+  /** Most texts remembered (least recently used first out). */
+  maxEntries?: number;
+  /** Most characters of text held as keys, over all entries. */
+  maxChars?: number;
+  /** Longer texts are always scored, never kept (a long document rarely repeats; its key would be big). */
+  maxTextChars?: number;
+}
+
+/**
+ * Remembers guardrail scores per (organization, text) in front of the score batcher. The scorer is a pure
+ * function of the text for the life of the process (each worker loads one model file once), so a text seen
+ * before needs no pool task: a conversation re-sends its system prompt and every earlier turn with each new
+ * turn, and an application sends the same system prompt with every request. A request whose texts are all
+ * known costs no structured clone, no worker wake-up and no batch; the others send only their new texts.
+ * Thresholds are applied by the caller to the scores, so a threshold change never needs the cache cleared.
+ *
+ * Keyed by organization as well as text, so one organization's requests never answer faster because another
+ * organization sent the same words (no cross-tenant timing signal). Bounded in entries and in characters.
+ * Returned score objects are shared and frozen.
+ */
+export class ScoreCache {
+  readonly #inner: Pick<ScoreBatcher, 'score'>;
+  readonly #maxEntries: number;
+  readonly #maxChars: number;
+  readonly #maxTextChars: number;
+  /** Insertion order is recency: a hit is moved to the end, eviction takes from the front. */
+  readonly #entries = new Map<string, Readonly<Scores>>();
+  #chars = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(inner: Pick<ScoreBatcher, 'score'>, opts: ScoreCacheOptions = {}) {
+    this.#inner = inner;
+    this.#maxEntries = opts.maxEntries ?? 4096;
+    this.#maxChars = opts.maxChars ?? 4 * 1024 * 1024;
+    this.#maxTextChars = opts.maxTextChars ?? 16 * 1024;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  score(texts: string[], tenant: string): Promise<Scores[]> {
+    const out: Scores[] = new Array<Scores>(texts.length);
+    let missing: string[] | null = null;
+    let at: number[] | null = null;
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i]!;
+      const key = text.length <= this.#maxTextChars ? `${tenant}\u0000${text}` : null;
+      const known = key === null ? undefined : this.#entries.get(key);
+      if (known !== undefined) {
+        this.#entries.delete(key!);
+        this.#entries.set(key!, known);
+        out[i] = known;
+        this.hits++;
+        continue;
+      }
+      this.misses++;
+      (missing ??= []).push(text);
+      (at ??= []).push(i);
+    }
+    if (missing === null) return Promise.resolve(out);
+    const idx = at!;
+    const asked = missing;
+    return this.#inner.score(asked, tenant).then((scores) => {
+      for (let j = 0; j < idx.length; j++) {
+        const s = Object.freeze(scores[j]!);
+        out[idx[j]!] = s;
+        const text = asked[j]!;
+        if (text.length <= this.#maxTextChars) this.#remember(`${tenant}\u0000${text}`, s);
+      }
+      return out;
+    });
+  }
+
+  #remember(key: string, scores: Readonly<Scores>): void {
+    if (this.#entries.has(key)) return;
+    this.#entries.set(key, scores);
+    this.#chars += key.length;
+    while (this.#entries.size > this.#maxEntries || this.#chars > this.#maxChars) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done) break;
+      this.#entries.delete(oldest.value);
+      this.#chars -= oldest.value.length;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { ScoreCache } from '../../../src/pool/score-cache.js';
+
+function fakeBatcher(opts: { fail?: boolean } = {}) {
+  const calls: { texts: string[]; tenant: string }[] = [];
+  return {
+    calls,
+    score: (texts: string[], tenant: string) => {
+      calls.push({ texts, tenant });
+      return opts.fail ? Promise.reject(new Error('boom')) : Promise.resolve(texts.map((t) => ({ len: t.length })));
+    },
+  };
+}
+
+describe('ScoreCache', () => {
+  it('scores a text once per organization; later requests send only their new texts', async () => {
+    const inner = fakeBatcher();
+    const c = new ScoreCache(inner);
+    expect(await c.score(['system', 'hi'], 'org-a')).toEqual([{ len: 6 }, { len: 2 }]);
+    expect(await c.score(['system', 'hi', 'longer turn'], 'org-a')).toEqual([{ len: 6 }, { len: 2 }, { len: 11 }]);
+    expect(await c.score(['system', 'hi'], 'org-a')).toEqual([{ len: 6 }, { len: 2 }]);
+    expect(inner.calls).toEqual([
+      { texts: ['system', 'hi'], tenant: 'org-a' },
+      { texts: ['longer turn'], tenant: 'org-a' },
+    ]);
+    expect([c.hits, c.misses]).toEqual([4, 3]);
+  });
+
+  it("never answers one organization from another organization's scores", async () => {
+    const inner = fakeBatcher();
+    const c = new ScoreCache(inner);
+    await c.score(['same words'], 'org-a');
+    await c.score(['same words'], 'org-b');
+    expect(inner.calls.map((x) => x.tenant)).toEqual(['org-a', 'org-b']);
+  });
+
+  it('a failed scoring is not remembered (the caller answers 503 unavailable; the next request retries)', async () => {
+    const failing = fakeBatcher({ fail: true });
+    const c = new ScoreCache(failing);
+    await expect(c.score(['x'], 'org-a')).rejects.toThrow('boom');
+    await expect(c.score(['x'], 'org-a')).rejects.toThrow('boom');
+    expect(failing.calls).toHaveLength(2);
+    expect(c.size).toBe(0);
+  });
+
+  it('is bounded in entries and characters (least recently used out) and never keeps an over-long text', async () => {
+    const inner = fakeBatcher();
+    const c = new ScoreCache(inner, { maxEntries: 2, maxChars: 1_000, maxTextChars: 10 });
+    await c.score(['a', 'b'], 'o');
+    await c.score(['a'], 'o'); // a is now the most recent
+    await c.score(['c'], 'o'); // evicts b
+    expect(c.size).toBe(2);
+    inner.calls.length = 0;
+    await c.score(['a', 'b', 'c'], 'o');
+    expect(inner.calls).toEqual([{ texts: ['b'], tenant: 'o' }]);
+    await c.score(['x'.repeat(11)], 'o');
+    await c.score(['x'.repeat(11)], 'o');
+    expect(inner.calls.slice(1).map((x) => x.texts[0]!.length)).toEqual([11, 11]);
+    const small = new ScoreCache(fakeBatcher(), { maxChars: 20 });
+    await small.score(['0123456789', 'abcdefghij'], 'o'); // each key is 12 characters with its tenant
+    expect(small.size).toBe(1);
+  });
+
+  it('shares frozen score objects', async () => {
+    const c = new ScoreCache(fakeBatcher());
+    const [first] = await c.score(['t'], 'o');
+    const [again] = await c.score(['t'], 'o');
+    expect(again).toBe(first);
+    expect(Object.isFrozen(again)).toBe(true);
+  });
+});
