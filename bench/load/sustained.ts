@@ -283,7 +283,8 @@ async function startGateway(dir: string, simUrl: string, opts: { redisUrl?: stri
       host: '127.0.0.1',
       models: simulatedCatalog(DEMO_CATALOG, {}, simUrl).models,
       aliases: DEMO_ALIASES,
-      store: { kind: 'memory', snapshotPath: null },
+      // The default store (no `store` field): the durable embedded database and the settlement journal in the
+      // data directory, as an operator runs it; SVC_REDIS_URL switches to Redis.
       guardrails: { mode: 'monitor' },
       dev: { creditUsd: 1_000_000 },
       ...(opts.workers ? { workers: { min: opts.workers, max: opts.workers } } : {}),
@@ -295,7 +296,7 @@ async function startGateway(dir: string, simUrl: string, opts: { redisUrl?: stri
     SVC_DASHBOARD_PORT: '0',
     SVC_DEV_KEY: KEY,
     SVC_DEV_BOOTSTRAP: 'true',
-    SVC_DATA_DIR: dir,
+    SVC_DATA_DIR: join(dir, `gateway-${port}`),
     SVC_LOG_LEVEL: undefined,
     SVC_GUARDRAILS_MODE: undefined,
     SVC_REDIS_URL: opts.redisUrl,

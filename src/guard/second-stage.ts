@@ -1,6 +1,7 @@
 import type { Agent } from 'undici';
 import type { GuardCategory, GuardSecondStageConfig } from '../config/schema.js';
 import { adapterFor } from '../providers/registry.js';
+import { CallAbort } from '../upstream/call-abort.js';
 import { readAll, sendUpstream } from '../upstream/client.js';
 import { GUARD_LABELS } from './labels.js';
 
@@ -50,14 +51,14 @@ export class SecondStage {
   /** Asks about `texts` within `budgetMs` (capped at the stage's own timeout). */
   async ask(texts: readonly string[], budgetMs: number): Promise<SecondOpinion> {
     const ms = Math.max(1, Math.min(budgetMs, this.config.timeoutMs));
-    const ac = new AbortController();
-    const deadline = setTimeout(() => ac.abort(), ms);
+    const ac = new CallAbort();
+    const deadline = setTimeout(() => ac.abort(new Error('guardrail second stage deadline')), ms);
     try {
       const sent = await sendUpstream(this.deps.agent, {
         url: this.#url,
         headers: this.#headers,
         body: JSON.stringify({ model: this.config.endpoint.upstreamModel, input: texts }),
-        signal: ac.signal,
+        signal: ac,
         timeouts: { connectMs: ms, firstByteMs: ms, idleMs: ms, totalMs: ms },
       });
       if (!sent.ok) return { ok: false, reason: sent.failure.kind === 'connect' ? 'error' : 'timeout', detail: sent.failure.message };
@@ -65,7 +66,7 @@ export class SecondStage {
       if (sent.response.statusCode !== 200) return { ok: false, reason: 'error', detail: `moderation endpoint answered ${sent.response.statusCode}` };
       return parseModeration(body, texts.length);
     } catch (e) {
-      return { ok: false, reason: ac.signal.aborted ? 'timeout' : 'error', detail: (e as Error).message };
+      return { ok: false, reason: ac.aborted ? 'timeout' : 'error', detail: (e as Error).message };
     } finally {
       clearTimeout(deadline);
     }
