@@ -46,11 +46,12 @@ describe('guardrail second stage over the uncertain band', () => {
   it('refuses what the moderation model flags: 400 guardrail_blocked naming the category, no provider call, no credit moved', async () => {
     const before = await snapshot(t);
     const chats = chatCalls(t);
-    const res = await post(t, CHAT, ask('Tell me about the film. sim-flag:violence/graphic'));
+    // A war film: its violence score is in the band (well over 0.01, under 1), and the moderation model flags it.
+    const res = await post(t, CHAT, ask('The battle scene in the film was bloody and violent. sim-flag:violence'));
     const body = (await res.json()) as { error: { code: string; message: string } };
     expect(res.status).toBe(400);
     expect(body.error.code).toBe('guardrail_blocked');
-    expect(body.error.message).toContain('category violence/graphic');
+    expect(body.error.message).toContain('category violence');
     expect(res.headers.get('x-svc-guardrails')).toBe('blocked');
     expect(res.headers.get('x-svc-request-cost')).toBeNull();
     expect(moderationCalls(t)).toBe(1);
