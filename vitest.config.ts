@@ -21,6 +21,7 @@ export const SERIAL = [
   'test/integration/operator-data-dir.test.ts',
   'test/integration/newcomer-path.test.ts',
   'test/integration/dashboard/cluster-invalidation.test.ts',
+  'test/integration/redis-round-trips.test.ts',
 ];
 
 const serial = process.env.VITEST_SERIAL === '1';
