@@ -48,7 +48,7 @@ async function main(): Promise<void> {
       aliases: DEMO_ALIASES,
       store: REDIS ? { kind: 'redis', url: REDIS } : { kind: 'memory' },
       guardrails: { mode: 'off' },
-      log: { level: 'warn' },
+      log: { level: process.env.SOAK_LOG_LEVEL ?? 'warn' },
       dev: { creditUsd: 1_000_000 },
     }),
   );
