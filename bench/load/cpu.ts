@@ -10,13 +10,12 @@
  * the gateway's main thread and of its worker threads (workers inherit `--cpu-prof`) into the printed folder.
  */
 import autocannon from 'autocannon';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { simulatedCatalog } from '../../src/dev/bootstrap.js';
 import { projectRoot } from '../../src/pool/pool.js';
-import { DEMO_ALIASES, DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
-import { procStats, startNode, stopNode, waitForHttp } from './proc.js';
+import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
+import { procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
@@ -139,17 +138,7 @@ async function main(): Promise<void> {
     for (const store of STORES) {
       const port = await freePort();
       const configPath = join(dir, `config-${store}.json`);
-      writeFileSync(
-        configPath,
-        JSON.stringify({
-          host: '127.0.0.1',
-          models: simulatedCatalog(DEMO_CATALOG, {}, simUrl).models,
-          aliases: DEMO_ALIASES,
-          store: { kind: 'memory', snapshotPath: null },
-          guardrails: { mode: 'monitor' },
-          dev: { creditUsd: 1_000_000 },
-        }),
-      );
+      writeGatewayConfig(configPath, simUrl, { store: { kind: 'memory', snapshotPath: null }, guardrails: { mode: 'monitor' } });
       const from = store.includes('@') ? BASES.get(store.split('@')[1]!)! : root;
       const child = startNode([...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, store)}`] : []), join(from, 'dist/src/main.js')], {
         SVC_CONFIG: configPath,

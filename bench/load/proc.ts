@@ -1,5 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { simulatedCatalog } from '../../src/dev/bootstrap.js';
+import { DEMO_ALIASES, DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
+
+/**
+ * Writes the config file of a gateway under test: the demo catalog pointed at the simulator at `simUrl`, its
+ * aliases, ample dev credit, and `extra` (store, guardrails, log, workers...) on top.
+ */
+export function writeGatewayConfig(path: string, simUrl: string, extra: Record<string, unknown> = {}): void {
+  writeFileSync(
+    path,
+    JSON.stringify({
+      host: '127.0.0.1',
+      models: simulatedCatalog(DEMO_CATALOG, {}, simUrl).models,
+      aliases: DEMO_ALIASES,
+      dev: { creditUsd: 1_000_000 },
+      ...extra,
+    }),
+  );
+}
 
 export function startNode(args: string[], env: Record<string, string | undefined>): ChildProcess {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -7,10 +7,9 @@ import autocannon from 'autocannon';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { simulatedCatalog } from '../../src/dev/bootstrap.js';
 import { projectRoot } from '../../src/pool/pool.js';
-import { DEMO_ALIASES, DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
-import { procStats, startNode, waitForHttp } from './proc.js';
+import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
+import { procStats, startNode, waitForHttp, writeGatewayConfig } from './proc.js';
 import { pct, sample } from './ttfb.js';
 
 const SIM_PORT = 19_100;
@@ -55,16 +54,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const simUrl = `http://127.0.0.1:${SIM_PORT}`;
   const configPath = join(dir, 'config.json');
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      host: '127.0.0.1',
-      models: simulatedCatalog(DEMO_CATALOG, {}, simUrl).models,
-      aliases: DEMO_ALIASES,
-      store: { kind: 'memory', snapshotPath: null },
-      dev: { creditUsd: 1_000_000 },
-    }),
-  );
+  writeGatewayConfig(configPath, simUrl, { store: { kind: 'memory', snapshotPath: null } });
   const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(SIM_PORT)], {});
   const gw = startNode([...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), join(root, 'dist/src/main.js')], {
     SVC_CONFIG: configPath,

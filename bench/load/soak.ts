@@ -11,10 +11,8 @@ import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { simulatedCatalog } from '../../src/dev/bootstrap.js';
 import { projectRoot } from '../../src/pool/pool.js';
-import { DEMO_ALIASES, DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
-import { procStats, startNode, waitForHttp } from './proc.js';
+import { procStats, startNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
 const SIM_PORT = 19_200;
 const GW_PORT = 19_280;
@@ -40,18 +38,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-soak-'));
   const simUrl = `http://127.0.0.1:${SIM_PORT}`;
   const configPath = join(dir, 'config.json');
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      host: '127.0.0.1',
-      models: simulatedCatalog(DEMO_CATALOG, {}, simUrl).models,
-      aliases: DEMO_ALIASES,
-      store: REDIS ? { kind: 'redis', url: REDIS } : { kind: 'memory' },
-      guardrails: { mode: 'off' },
-      log: { level: process.env.SOAK_LOG_LEVEL ?? 'warn' },
-      dev: { creditUsd: 1_000_000 },
-    }),
-  );
+  writeGatewayConfig(configPath, simUrl, { store: REDIS ? { kind: 'redis', url: REDIS } : { kind: 'memory' }, guardrails: { mode: 'off' }, log: { level: process.env.SOAK_LOG_LEVEL ?? 'warn' } });
   const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(SIM_PORT)], {});
   const gw = startNode([join(root, 'dist/src/main.js')], {
     SVC_CONFIG: configPath,

@@ -24,7 +24,7 @@
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,8 +32,8 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { simulatedCatalog } from '../../src/dev/bootstrap.js';
 import { projectRoot } from '../../src/pool/pool.js';
-import { DEMO_ALIASES, DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
-import { childPids, procStats, startNode, stopNode, waitForHttp } from './proc.js';
+import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
+import { childPids, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const TABLE_SECONDS = Number(process.env.BENCH_TABLE_SECONDS ?? Math.min(SECONDS, 20));
@@ -277,19 +277,9 @@ interface GatewayRun {
 async function startGateway(dir: string, simUrl: string, opts: { redisUrl?: string; workers?: number; processes?: number }): Promise<GatewayRun> {
   const port = await freePort();
   const configPath = join(dir, `config-${port}.json`);
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      host: '127.0.0.1',
-      models: simulatedCatalog(DEMO_CATALOG, {}, simUrl).models,
-      aliases: DEMO_ALIASES,
-      // The default store (no `store` field): the durable embedded database and the settlement journal in the
-      // data directory, as an operator runs it; SVC_REDIS_URL switches to Redis.
-      guardrails: { mode: 'monitor' },
-      dev: { creditUsd: 1_000_000 },
-      ...(opts.workers ? { workers: { min: opts.workers, max: opts.workers } } : {}),
-    }),
-  );
+  // The default store (no `store` field): the durable embedded database and the settlement journal in the data
+  // directory, as an operator runs it; SVC_REDIS_URL switches to Redis.
+  writeGatewayConfig(configPath, simUrl, { guardrails: { mode: 'monitor' }, ...(opts.workers ? { workers: { min: opts.workers, max: opts.workers } } : {}) });
   const child = startNode([join(projectRoot(), 'dist/src/main.js')], {
     SVC_CONFIG: configPath,
     SVC_PORT: String(port),
