@@ -54,6 +54,9 @@ describe('guardrail second stage over the uncertain band', () => {
     expect(body.error.message).toContain('category violence');
     expect(res.headers.get('x-svc-guardrails')).toBe('blocked');
     expect(res.headers.get('x-svc-request-cost')).toBeNull();
+    expect(res.headers.get('x-svc-request-id')).toBeTruthy();
+    expect(res.headers.get('x-svc-routing')).toBeNull();
+    expect(res.headers.get('x-svc-attempts')).toBeNull();
     expect(moderationCalls(t)).toBe(1);
     expect(chatCalls(t)).toBe(chats);
     await new Promise((r) => setTimeout(r, 20));
