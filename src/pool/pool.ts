@@ -82,10 +82,14 @@ export class WorkerPool {
     this.#fair = new FairQueue(opts.max, Math.max(1, Math.floor(opts.max / 2)));
   }
 
-  run<K extends keyof WorkerTasks>(name: K, payload: WorkerTasks[K]['in'], opts: TaskOptions): Promise<WorkerTasks[K]['out']> {
+  /**
+   * Runs a task once the tenant's fair share allows. `payload` may be a function: it is called when the task
+   * starts (not when it is queued), so a caller can keep adding work to a task that is still waiting.
+   */
+  run<K extends keyof WorkerTasks>(name: K, payload: WorkerTasks[K]['in'] | (() => WorkerTasks[K]['in']), opts: TaskOptions): Promise<WorkerTasks[K]['out']> {
     const { tenant, signal } = opts;
     const [pool, fair] = name === 'countTokens' ? [this.#tokenizer, this.#tokenizerFair] : [this.#pool, this.#fair];
-    return fair.run(tenant, () => pool.run(payload, { name }) as Promise<WorkerTasks[K]['out']>, signal);
+    return fair.run(tenant, () => pool.run(typeof payload === 'function' ? payload() : payload, { name }) as Promise<WorkerTasks[K]['out']>, signal);
   }
 
   /** Tasks handed to the workers so far (tests assert that a refused request started none). */

@@ -1,12 +1,27 @@
+import { performance } from 'node:perf_hooks';
 import type { WorkerPool } from './pool.js';
 
 type Scores = Record<string, number>;
 
 interface Waiter {
-  tenant: string;
   texts: string[];
   resolve: (r: Scores[]) => void;
   reject: (e: unknown) => void;
+  /** performance.now() by which this request must have its scores (its own deadline, whatever batch it is in). */
+  due: number;
+  /** Answered (scores, failure or deadline): nothing else reaches it. */
+  done: boolean;
+}
+
+interface Batch {
+  tenant: string;
+  /** In arrival order, so their deadlines never decrease. */
+  waiters: Waiter[];
+  count: number;
+  /** The waiters whose texts went to the worker, fixed when the task starts; null while the task is queued. */
+  sent: Waiter[] | null;
+  ac: AbortController;
+  timer: NodeJS.Timeout | null;
 }
 
 /** Texts per pool task: big enough to amortise the hand-off, small enough to spread over the workers. */
@@ -14,17 +29,25 @@ const MAX_TEXTS_PER_TASK = 64;
 
 /**
  * Micro-batches guardrail scoring: every request of one organization that asks within the same event-loop
- * turn shares one pool task (dispatched on setImmediate, so no added wait). Batches never mix
+ * turn shares one pool task (dispatched on setImmediate, so no added wait), and requests of later turns join
+ * that task for as long as it still waits in the pool's fair queue (its texts are gathered when it starts), so
+ * under load a busy pool sees one task per free worker instead of one per turn. Batches never mix
  * organizations: each is a task of its tenant in the pool's fair queue, so one organization's big prompts
  * cannot make another organization's batch miss its deadline. The pool hand-off (structured clone, message port,
  * worker wake-up) was the largest single CPU cost per request in the load benchmark; batching pays it once
- * per turn instead of once per request. A batch that misses the deadline fails every request in it, which
- * the inspect stage answers with 503 and `x-svc-guardrails: unavailable` (monitor mode serves it). The deadline
- * never kills a worker: it drops the batch if still queued, else lets it finish and discards the results.
+ * per task instead of once per request.
+ *
+ * Every request keeps its own deadline (from its score() call): one that passes fails that request, which the
+ * inspect stage answers with 503 and `x-svc-guardrails: unavailable` (monitor mode serves it). The deadline
+ * never kills a worker: a task whose requests have all had their verdict is dropped if still queued, else it
+ * finishes and its late results are discarded.
  */
 export class ScoreBatcher {
   #waiting: Waiter[] = [];
+  #tenants: string[] = [];
   #scheduled = false;
+  /** Per organization, the batch still queued in the pool that later requests may join. */
+  readonly #open = new Map<string, Batch>();
 
   constructor(
     private readonly pool: Pick<WorkerPool, 'run'>,
@@ -33,7 +56,8 @@ export class ScoreBatcher {
 
   score(texts: string[], tenant: string): Promise<Scores[]> {
     return new Promise((resolve, reject) => {
-      this.#waiting.push({ tenant, texts, resolve, reject });
+      this.#waiting.push({ texts, resolve, reject, due: performance.now() + this.deadlineMs, done: false });
+      this.#tenants.push(tenant);
       if (!this.#scheduled) {
         this.#scheduled = true;
         setImmediate(() => this.#flush());
@@ -43,56 +67,91 @@ export class ScoreBatcher {
 
   #flush(): void {
     this.#scheduled = false;
-    const all = this.#waiting;
+    const waiting = this.#waiting;
+    const tenants = this.#tenants;
     this.#waiting = [];
-    const open = new Map<string, { group: Waiter[]; count: number }>();
-    for (const w of all) {
-      let g = open.get(w.tenant);
-      if (g && g.count > 0 && g.count + w.texts.length > MAX_TEXTS_PER_TASK) {
-        this.#dispatch(g.group);
-        g = undefined;
+    this.#tenants = [];
+    const fresh: Batch[] = [];
+    for (let i = 0; i < waiting.length; i++) {
+      const w = waiting[i]!;
+      const tenant = tenants[i]!;
+      let open = this.#open.get(tenant);
+      if (open !== undefined && open.count > 0 && open.count + w.texts.length > MAX_TEXTS_PER_TASK) open = undefined;
+      if (open === undefined) {
+        open = { tenant, waiters: [], count: 0, sent: null, ac: new AbortController(), timer: null };
+        this.#open.set(tenant, open);
+        fresh.push(open);
       }
-      if (!g) {
-        g = { group: [], count: 0 };
-        open.set(w.tenant, g);
-      }
-      g.group.push(w);
-      g.count += w.texts.length;
+      const b = open;
+      b.waiters.push(w);
+      b.count += w.texts.length;
+      b.timer ??= setTimeout(() => this.#expire(b), this.deadlineMs);
     }
-    for (const g of open.values()) this.#dispatch(g.group);
+    // Dispatched once every request of the turn is in: a task that finds a free worker starts at once.
+    for (const b of fresh) this.#dispatch(b);
   }
 
-  #dispatch(group: Waiter[]): void {
+  /** The batch's texts, when its task starts: from then on nobody joins it. */
+  #start(b: Batch): { texts: string[] } {
+    if (this.#open.get(b.tenant) === b) this.#open.delete(b.tenant);
+    const sent = b.waiters.filter((w) => !w.done);
+    b.sent = sent;
+    return { texts: sent.length === 1 ? sent[0]!.texts : sent.flatMap((w) => w.texts) };
+  }
+
+  /** Fails the requests whose deadline has passed; drops the task if it is still queued and nobody is left. */
+  #expire(b: Batch): void {
+    b.timer = null;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    let err: Error | null = null;
+    for (const w of b.waiters) {
+      if (w.done) continue;
+      // A timer may fire up to a millisecond before the clock reads its due time: no busy re-arming for that.
+      if (w.due <= now + 1) {
+        w.done = true;
+        err ??= new Error(`guardrail scoring exceeded ${this.deadlineMs} ms`);
+        w.reject(err);
+      } else next = Math.min(next, w.due);
+    }
+    if (next !== Number.POSITIVE_INFINITY) {
+      b.timer = setTimeout(() => this.#expire(b), next - now);
+      return;
+    }
+    if (b.sent === null) {
+      // Every request in it has its verdict: the task leaves the fair queue before it starts.
+      if (this.#open.get(b.tenant) === b) this.#open.delete(b.tenant);
+      b.ac.abort(err ?? new Error(`guardrail scoring exceeded ${this.deadlineMs} ms`));
+    }
+  }
+
+  #dispatch(b: Batch): void {
     // The deadline bounds the *wait*, never the worker: an abort handed to piscina terminates the worker thread
     // and starts a new one (~250 ms of CPU each, so an overload spiralled into worker churn). The signal goes
-    // to the pool's fair queue only: a batch still queued when its deadline passes is dropped before it starts
-    // (every request in it has its verdict already), while a batch already running finishes on its worker and
-    // its late results are discarded.
-    const ac = new AbortController();
-    let settled = false;
-    const timer = setTimeout(() => {
-      settled = true;
-      const err = new Error(`guardrail scoring exceeded ${this.deadlineMs} ms`);
-      ac.abort(err);
-      for (const w of group) w.reject(err);
-    }, this.deadlineMs);
-    const texts = group.length === 1 ? group[0]!.texts : group.flatMap((w) => w.texts);
-    this.pool.run('score', { texts }, { tenant: group[0]!.tenant, signal: ac.signal }).then(
+    // to the pool's fair queue only: a batch still queued when its requests' deadlines pass is dropped before it
+    // starts, while a batch already running finishes on its worker and its late results are discarded.
+    this.pool.run('score', () => this.#start(b), { tenant: b.tenant, signal: b.ac.signal }).then(
       (results) => {
-        clearTimeout(timer);
-        if (settled) return;
-        settled = true;
+        if (b.timer !== null) clearTimeout(b.timer);
+        b.timer = null;
         let i = 0;
-        for (const w of group) {
-          w.resolve(results.slice(i, i + w.texts.length));
+        for (const w of b.sent ?? []) {
+          if (!w.done) {
+            w.done = true;
+            w.resolve(results.slice(i, i + w.texts.length));
+          }
           i += w.texts.length;
         }
       },
       (err: unknown) => {
-        clearTimeout(timer);
-        if (settled) return;
-        settled = true;
-        for (const w of group) w.reject(err);
+        if (b.timer !== null) clearTimeout(b.timer);
+        b.timer = null;
+        if (this.#open.get(b.tenant) === b) this.#open.delete(b.tenant);
+        for (const w of b.waiters) {
+          if (w.done) continue;
+          w.done = true;
+          w.reject(err);
+        }
       },
     );
   }

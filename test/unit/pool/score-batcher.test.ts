@@ -7,8 +7,9 @@ function fakePool(opts: { fail?: boolean; delayMs?: number } = {}) {
   const tenants: string[] = [];
   const pool = {
     // Like piscina: a task rejects when its abort signal fires.
-    run: ((_name: string, payload: { texts: string[] }, task: { tenant: string; signal?: AbortSignal }) => {
+    run: ((_name: string, lazy: { texts: string[] } | (() => { texts: string[] }), task: { tenant: string; signal?: AbortSignal }) => {
       const signal = task.signal;
+      const payload = typeof lazy === 'function' ? lazy() : lazy;
       calls.push(payload.texts);
       tenants.push(task.tenant);
       return new Promise((resolve, reject) => {
@@ -65,5 +66,47 @@ describe('ScoreBatcher', () => {
     await b.score(['x'], 'org-a');
     await b.score(['y'], 'org-a');
     expect(calls).toEqual([['x'], ['y']]);
+  });
+
+  it('requests of later turns join a task still queued in the pool (one task per free worker), each with its own deadline', async () => {
+    // A pool with one slot: a task waits until the one before it has finished, and its payload is read when it starts.
+    const calls: string[][] = [];
+    let busy: Promise<unknown> = Promise.resolve();
+    const pool = {
+      run: ((_name: string, lazy: () => { texts: string[] }, task: { tenant: string; signal?: AbortSignal }) => {
+        const run = busy.then(() => {
+          if (task.signal?.aborted) throw task.signal.reason;
+          const { texts } = lazy();
+          calls.push(texts);
+          return new Promise((r) => setTimeout(() => r(texts.map((x) => ({ len: x.length }))), 30));
+        });
+        busy = run.catch(() => {});
+        return run;
+      }) as WorkerPool['run'],
+    };
+    const b = new ScoreBatcher(pool, 1000);
+    const first = b.score(['a'], 'org-a');
+    await new Promise((r) => setImmediate(r));
+    const second = b.score(['bb'], 'org-a');
+    await new Promise((r) => setImmediate(r));
+    const third = b.score(['ccc'], 'org-a');
+    await new Promise((r) => setImmediate(r));
+    const other = b.score(['dddd'], 'org-b');
+    expect(await Promise.all([first, second, third, other])).toEqual([[{ len: 1 }], [{ len: 2 }], [{ len: 3 }], [{ len: 4 }]]);
+    // The first turn's task started at once; the next two turns waited behind it as one task; org-b had its own.
+    expect(calls).toEqual([['a'], ['bb', 'ccc'], ['dddd']]);
+
+    // Deadlines are per request: a request that joins a queued task late is not failed by an earlier one's deadline.
+    const hurried = new ScoreBatcher(pool, 45);
+    const slow = hurried.score(['x'], 'org-c'); // starts at once, answers after 30 ms
+    await new Promise((r) => setImmediate(r));
+    const early = hurried.score(['y'], 'org-c').then(() => 'ok', (e: unknown) => String(e));
+    await new Promise((r) => setTimeout(r, 20));
+    const late = hurried.score(['z'], 'org-c').then(() => 'ok', (e: unknown) => String(e));
+    await slow;
+    // y and z wait in one queued task that runs 30..60 ms: y (due at ~45 ms) misses, z (due at ~65 ms) is answered.
+    expect(await early).toMatch(/exceeded 45 ms/);
+    expect(await late).toBe('ok');
+    expect(calls.at(-1)).toEqual(['y', 'z']);
   });
 });
