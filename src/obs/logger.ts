@@ -49,6 +49,21 @@ function destination(json: boolean, out: ((line: string) => void) | undefined): 
   };
 }
 
+/** `YYYY-MM-DDTHH:MM:SS.` of the last second a line was stamped in (a Date and toISOString once a second, not per line). */
+let stampedSecond = Number.NaN;
+let secondPrefix = '';
+
+/** `new Date().toISOString()` for now, built from a per-second prefix and the milliseconds. */
+export function isoNow(now = Date.now()): string {
+  const ms = now % 1000;
+  const second = now - ms;
+  if (second !== stampedSecond) {
+    stampedSecond = second;
+    secondPrefix = new Date(second).toISOString().slice(0, 20);
+  }
+  return `${secondPrefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
+}
+
 const MIN_WRITE = 4096;
 const FLUSH_MS = 200;
 
@@ -62,7 +77,7 @@ export class Logger {
         level,
         base: null,
         messageKey: 'msg',
-        timestamp: () => `,"t":"${new Date().toISOString()}"`,
+        timestamp: () => `,"t":"${isoNow()}"`,
         formatters: { level: (label) => ({ level: label }) },
       },
       destination(json, out),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Logger } from '../../../src/obs/logger.js';
+import { isoNow, Logger } from '../../../src/obs/logger.js';
 
 describe('Logger (pino)', () => {
   it('writes one JSON object per line with t, level, msg and the fields; undefined fields are left out', () => {
@@ -57,4 +57,15 @@ describe('Logger on stdout (asynchronous, batched)', () => {
     expect(seen.map((s) => s.msg)).toEqual(['early', 'late']);
     expect(seen[0]!.at).toBeLessThan(1400); // before the process wrote 'late' and exited
   }, 20_000);
+
+  it('stamps lines with the same text as toISOString, across second, minute and day boundaries', () => {
+    const base = Date.UTC(2026, 10, 24, 23, 59, 58, 0);
+    for (const t of [base, base + 7, base + 42, base + 999, base + 1000, base + 1001, base + 1999, base + 2000, base + 2345, 0, 5, 1_000_000_123]) {
+      expect(isoNow(t)).toBe(new Date(t).toISOString());
+    }
+    const before = Date.now();
+    const now = Date.parse(isoNow());
+    expect(now).toBeGreaterThanOrEqual(before);
+    expect(now).toBeLessThanOrEqual(Date.now());
+  });
 });
