@@ -91,6 +91,29 @@ describe('MemoryStore on LMDB', () => {
     await a.close();
   });
 
+  it('admission refuses a key revoked or blocked through another handle (the operator CLI) on the very next request', async () => {
+    const a = new MemoryStore({ snapshotPath: path });
+    const org = orgRecord();
+    await a.createOrg(org);
+    const key = keyRecord(org.id);
+    await a.createKey(key);
+    const admit = () => a.admit({ orgId: org.id, keyId: key.id, requestId: uid('req'), now: Date.now(), tokens: 0, scopes: [], leaseTtlMs: 30_000 });
+    expect(await admit()).toEqual({ ok: true });
+    expect(await admit()).toEqual({ ok: true }); // the second read is answered from the decoded record
+    const b = new MemoryStore({ snapshotPath: path });
+    await b.updateKey(org.id, key.id, { status: 'revoked' });
+    await sleep(5); // a's read snapshot is renewed on the next event turn
+    expect(await admit()).toEqual({ ok: false, kind: 'key_status', status: 'revoked' });
+    await b.updateKey(org.id, key.id, { status: 'active' });
+    await sleep(5);
+    expect(await admit()).toEqual({ ok: true });
+    await b.updateKey(org.id, key.id, { status: 'blocked' });
+    await sleep(5);
+    expect(await admit()).toEqual({ ok: false, kind: 'key_status', status: 'blocked' });
+    await b.close();
+    await a.close();
+  });
+
   it('restores a trimmed ledger: only the newest ledgerCap entries come back', async () => {
     const a = new MemoryStore({ snapshotPath: path, ledgerCap: 3 });
     const org = orgRecord();
