@@ -69,7 +69,7 @@ describe('ScoreBatcher', () => {
   });
 
   it('requests of later turns join a task still queued in the pool (one task per free worker), each with its own deadline', async () => {
-    // A pool with one slot: a task waits until the one before it has finished, and its payload is read when it starts.
+    // A pool with one slot: a task waits until the one before it has finished (each takes 200 ms), and its payload is read when it starts.
     const calls: string[][] = [];
     let busy: Promise<unknown> = Promise.resolve();
     const pool = {
@@ -78,7 +78,7 @@ describe('ScoreBatcher', () => {
           if (task.signal?.aborted) throw task.signal.reason;
           const { texts } = lazy();
           calls.push(texts);
-          return new Promise((r) => setTimeout(() => r(texts.map((x) => ({ len: x.length }))), 30));
+          return new Promise((r) => setTimeout(() => r(texts.map((x) => ({ len: x.length }))), 200));
         });
         busy = run.catch(() => {});
         return run;
@@ -96,17 +96,38 @@ describe('ScoreBatcher', () => {
     // The first turn's task started at once; the next two turns waited behind it as one task; org-b had its own.
     expect(calls).toEqual([['a'], ['bb', 'ccc'], ['dddd']]);
 
-    // Deadlines are per request: a request that joins a queued task late is not failed by an earlier one's deadline.
-    const hurried = new ScoreBatcher(pool, 45);
-    const slow = hurried.score(['x'], 'org-c'); // starts at once, answers after 30 ms
+  });
+
+  it('deadlines are per request: one that joins a queued task late is not failed by an earlier one, and an expired one is not sent', async () => {
+    // One slot; the first task finishes only when the test says so, later ones at once.
+    const calls: string[][] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    let busy: Promise<unknown> = Promise.resolve();
+    const pool = {
+      run: ((_name: string, lazy: () => { texts: string[] }, task: { tenant: string; signal?: AbortSignal }) => {
+        const first = calls.length === 0;
+        const run = busy.then(async () => {
+          if (task.signal?.aborted) throw task.signal.reason;
+          const { texts } = lazy();
+          calls.push(texts);
+          if (first) await gate;
+          return texts.map((x) => ({ len: x.length }));
+        });
+        busy = run.catch(() => {});
+        return run;
+      }) as WorkerPool['run'],
+    };
+    const b = new ScoreBatcher(pool, 1000);
+    const slow = b.score(['x'], 'org-c').then(() => 'ok', (e: unknown) => String(e)); // starts at once, held
     await new Promise((r) => setImmediate(r));
-    const early = hurried.score(['y'], 'org-c').then(() => 'ok', (e: unknown) => String(e));
-    await new Promise((r) => setTimeout(r, 20));
-    const late = hurried.score(['z'], 'org-c').then(() => 'ok', (e: unknown) => String(e));
-    await slow;
-    // y and z wait in one queued task that runs 30..60 ms: y (due at ~45 ms) misses, z (due at ~65 ms) is answered.
-    expect(await early).toMatch(/exceeded 45 ms/);
+    const early = b.score(['y'], 'org-c').then(() => 'ok', (e: unknown) => String(e)); // queued, due at ~1000 ms
+    await new Promise((r) => setTimeout(r, 500));
+    const late = b.score(['zz'], 'org-c').then(() => 'ok', (e: unknown) => String(e)); // joins the queued task, due at ~1500 ms
+    expect(await early).toMatch(/exceeded 1000 ms/);
+    expect(await slow).toMatch(/exceeded 1000 ms/);
+    release(); // the held task ends (its results are late); the queued one starts with the request still waiting
     expect(await late).toBe('ok');
-    expect(calls.at(-1)).toEqual(['y', 'z']);
+    expect(calls).toEqual([['x'], ['zz']]);
   });
 });
