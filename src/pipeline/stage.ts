@@ -18,10 +18,14 @@ export interface Progress {
   passed: number;
 }
 
-/** Runs the chain in order; stops at the first refusal (which propagates). */
+/**
+ * Runs the chain in order; stops at the first refusal (which propagates). A stage that finished synchronously
+ * (returned nothing) is not awaited: no promise and microtask turn per synchronous stage.
+ */
 export async function runStages<F extends Progress>(stages: readonly Stage<F>[], flow: F): Promise<void> {
   for (let i = flow.passed; i < stages.length; i++) {
-    await stages[i]!.run(flow);
+    const pending = stages[i]!.run(flow);
+    if (pending !== undefined) await pending;
     flow.passed = i + 1;
   }
 }
