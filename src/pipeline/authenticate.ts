@@ -17,8 +17,6 @@ export const KEY_PREFIXES = ['sk-svc-', 'sk-legacy-'] as const;
  */
 export const AUTH_FAILURES_PER_MINUTE = 30;
 const FAILURE_WINDOW_MS = 60_000;
-/** Most presented keys whose hash the Authenticator remembers. */
-const HASHES_MAX = 10_000;
 /** Key-cache TTL while the invalidation subscription is down (changes may be missed meanwhile). */
 export const DEGRADED_KEY_CACHE_TTL_MS = 1_000;
 
@@ -77,11 +75,6 @@ export class Authenticator implements InvalidationListener {
   #generation = 0;
   #degraded = false;
   readonly #loading = new Map<string, Promise<Cached | null>>();
-  /**
-   * Presented key -> its SHA-256, for keys that authenticated (a pure function, never stale): a known key costs
-   * no hash per request. Only keys found in the Store get in, so guessed keys cannot grow it; bounded anyway.
-   */
-  readonly #hashes = new Map<string, string>();
   /** Addresses over the failure limit, until the end of their window. */
   readonly #throttled = new LRUCache<string, true>({ max: 100_000, ttl: FAILURE_WINDOW_MS });
 
@@ -192,8 +185,7 @@ export class Authenticator implements InvalidationListener {
     if (!KEY_PREFIXES.some((p) => value.startsWith(p)) || value.length > 256) {
       throw refuse('unauthorized', 'Invalid API key.');
     }
-    const known = this.#hashes.get(value);
-    const hash = known ?? hashKey(value);
+    const hash = hashKey(value);
     let hit = this.#cache.get(hash);
     if (!hit) {
       let loading = this.#loading.get(hash);
@@ -204,10 +196,6 @@ export class Authenticator implements InvalidationListener {
       const loaded = await loading;
       if (!loaded) throw refuse('unauthorized', 'Invalid API key.');
       hit = loaded;
-    }
-    if (known === undefined) {
-      if (this.#hashes.size >= HASHES_MAX) this.#hashes.clear();
-      this.#hashes.set(value, hash);
     }
     const { key, org, team } = hit;
     if (key.status !== 'active') throw refuse('key_blocked', `This key is ${key.status}.`);
