@@ -9,6 +9,7 @@ import { needsSimulator, seedDev, simulatedCatalog } from './dev/bootstrap.js';
 import { startGateway } from './gateway.js';
 import { newKeyValue } from './keys/mint.js';
 import { Logger } from './obs/logger.js';
+import { missingNodeFlags } from './memory-flags.js';
 import { dashboardOptionsFromEnv, startDashboard } from './dashboard/index.js';
 import { secretBoxFor } from './dashboard/secrets-key.js';
 import type { ModelConfig } from './config/schema.js';
@@ -83,6 +84,10 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   }
   const log = new Logger(config.log.level, config.log.json);
   const strayEnv = index === null || index === 0 ? unknownEnvNames(env) : [];
+  const missingFlags = missingNodeFlags();
+  if (missingFlags.length > 0 && (index === null || index === 0)) {
+    log.info(`started without ${missingFlags.join(' ')}: the main thread keeps up to ~24 MiB more resident memory (docs/memory.md; make run and npm start pass it)`);
+  }
   for (const u of strayEnv) {
     log.warn(`environment variable ${u.name} is not a setting of this gateway and is ignored`, { variable: u.name, did_you_mean: u.suggestion });
   }

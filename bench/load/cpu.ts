@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
 import { procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
@@ -140,7 +141,7 @@ async function main(): Promise<void> {
       const configPath = join(dir, `config-${store}.json`);
       writeGatewayConfig(configPath, simUrl, { store: { kind: 'memory', snapshotPath: null }, guardrails: { mode: 'monitor' } });
       const from = store.includes('@') ? BASES.get(store.split('@')[1]!)! : root;
-      const child = startNode([...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, store)}`] : []), join(from, 'dist/src/main.js')], {
+      const child = startNode([...GATEWAY_NODE_FLAGS, ...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, store)}`] : []), join(from, 'dist/src/main.js')], {
         SVC_CONFIG: configPath,
         SVC_PORT: String(port),
         SVC_DASHBOARD_PORT: '0',

@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
 import { procStats, startNode, waitForHttp, writeGatewayConfig } from './proc.js';
@@ -56,7 +57,7 @@ async function main(): Promise<void> {
   const configPath = join(dir, 'config.json');
   writeGatewayConfig(configPath, simUrl, { store: { kind: 'memory', snapshotPath: null } });
   const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(SIM_PORT)], {});
-  const gw = startNode([...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), join(root, 'dist/src/main.js')], {
+  const gw = startNode([...GATEWAY_NODE_FLAGS, ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), join(root, 'dist/src/main.js')], {
     SVC_CONFIG: configPath,
     SVC_PORT: String(GW_PORT),
     SVC_DEV_KEY: KEY,

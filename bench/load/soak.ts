@@ -11,6 +11,7 @@ import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { procStats, startNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
   const configPath = join(dir, 'config.json');
   writeGatewayConfig(configPath, simUrl, { store: REDIS ? { kind: 'redis', url: REDIS } : { kind: 'memory' }, guardrails: { mode: 'off' }, log: { level: process.env.SOAK_LOG_LEVEL ?? 'warn' } });
   const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(SIM_PORT)], {});
-  const gw = startNode([join(root, 'dist/src/main.js')], {
+  const gw = startNode([...GATEWAY_NODE_FLAGS, join(root, 'dist/src/main.js')], {
     SVC_CONFIG: configPath,
     SVC_PORT: String(GW_PORT),
     SVC_DASHBOARD_PORT: '0',

@@ -31,6 +31,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { simulatedCatalog } from '../../src/dev/bootstrap.js';
+import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
 import { childPids, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
@@ -280,7 +281,7 @@ async function startGateway(dir: string, simUrl: string, opts: { redisUrl?: stri
   // The default store (no `store` field): the durable embedded database and the settlement journal in the data
   // directory, as an operator runs it; SVC_REDIS_URL switches to Redis.
   writeGatewayConfig(configPath, simUrl, { guardrails: { mode: 'monitor' }, ...(opts.workers ? { workers: { min: opts.workers, max: opts.workers } } : {}) });
-  const child = startNode([join(projectRoot(), 'dist/src/main.js')], {
+  const child = startNode([...GATEWAY_NODE_FLAGS, join(projectRoot(), 'dist/src/main.js')], {
     SVC_CONFIG: configPath,
     SVC_PORT: String(port),
     SVC_DASHBOARD_PORT: '0',

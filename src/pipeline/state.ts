@@ -1,15 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import type { TokenUsage } from '../billing/price.js';
 import type { NanoUsd } from '../billing/money.js';
 import type { IncomingRequest } from '../server/types.js';
 import type { LimitScope } from '../store/contract.js';
 import type { Principal } from './authenticate.js';
+import { newRequestId } from './request-id.js';
 
 export type GuardrailVerdict = 'none' | 'monitor' | 'pass' | 'redacted' | 'partial' | 'blocked' | 'unavailable';
 
 /** Everything one request accumulates on its way through the stages (headers and logs read it). */
 export class RequestState {
-  readonly id: string = randomUUID();
+  readonly id: string = newRequestId();
   readonly at = Date.now();
   principal: Principal | null = null;
   requestedModel: string | null = null;

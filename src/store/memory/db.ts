@@ -9,7 +9,8 @@
  * change on its next read (the read snapshot is renewed every event turn).
  */
 import { open, type Database, type RootDatabase } from 'lmdb';
-import type { KeyRecord, LedgerEntry, OrgRecord, SpendGroup, TeamRecord } from '../contract.js';
+import type { KeyRecord, OrgRecord, SpendGroup, TeamRecord } from '../contract.js';
+import type { StoredLedgerEntry } from './ledger-codec.js';
 
 export interface Counter {
   cost: number;
@@ -42,7 +43,8 @@ export interface StoreDbs {
   accounts: Database<Account, string>;
   topUps: Database<true, OrgScoped>;
   spend: Database<Counter, [orgId: string, group: SpendGroup, value: string]>;
-  ledger: Database<LedgerEntry, [orgId: string, seq: number]>;
+  /** Values: ledger-codec.ts (tuples; maps written before are still read). */
+  ledger: Database<StoredLedgerEntry, [orgId: string, seq: number]>;
   ledgerByRequest: Database<number, OrgScoped>;
   kv: Database<KvValue, string>;
   /** `[expiresAt, kv key]` of every kv entry that expires, in expiry order (kv-expiry.ts). */

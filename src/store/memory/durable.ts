@@ -9,6 +9,7 @@ import type { NanoUsd } from '../../billing/money.js';
 import { spendTargets } from '../shared.js';
 import type { Account, Counter, StoreDbs } from './db.js';
 import { putKv, removeKv } from './kv-expiry.js';
+import { encodeLedgerEntry, ledgerRequestId } from './ledger-codec.js';
 
 type SpendKey = [orgId: string, group: SpendGroup, value: string];
 
@@ -58,7 +59,7 @@ export function applySettlements(dbs: StoreDbs, entries: readonly SettlementEntr
       slot.c.inputTokens += e.inputTokens;
       slot.c.outputTokens += e.outputTokens;
     }
-    dbs.ledger.putSync([e.orgId, acct.next], entry);
+    dbs.ledger.putSync([e.orgId, acct.next], encodeLedgerEntry(entry));
     dbs.ledgerByRequest.putSync([e.orgId, e.requestId], acct.next);
     acct.next += 1;
     applied.push(e.requestId);
@@ -75,7 +76,7 @@ export function applySettlements(dbs: StoreDbs, entries: readonly SettlementEntr
 export function trimLedger(dbs: StoreDbs, orgId: string, acct: Account, cap: number): void {
   while (acct.next - acct.first > cap) {
     const old = dbs.ledger.get([orgId, acct.first]);
-    if (old !== undefined) dbs.ledgerByRequest.removeSync([orgId, old.requestId]);
+    if (old !== undefined) dbs.ledgerByRequest.removeSync([orgId, ledgerRequestId(old)]);
     dbs.ledger.removeSync([orgId, acct.first]);
     acct.first += 1;
   }

@@ -50,6 +50,7 @@ import { accountOf, applySettlements, applyTopUp, changeSet, insertKey, insertOr
 import { OrgHolds } from './holds.js';
 import { HitCounters } from './kv.js';
 import { ensureKvExpiryIndex, putKv, removeKv, sweepExpiredKv } from './kv-expiry.js';
+import { decodeLedgerEntry } from './ledger-codec.js';
 import { Limiter } from './limiter.js';
 import { LocalInvalidationBus, type InvalidationBus } from '../invalidation.js';
 import { initDatabase, type MigrationResult } from './migrate.js';
@@ -284,7 +285,8 @@ export class MemoryStore implements Store {
     const out: LedgerEntry[] = [];
     if (limit === 0) return out;
     const range = this.#dbs.ledger.getRange({ start: [orgId, Number.MAX_SAFE_INTEGER], end: [orgId, -1], reverse: true });
-    for (const { value } of range) {
+    for (const { value: stored } of range) {
+      const value = decodeLedgerEntry(stored);
       if (value.at < since) continue;
       out.push(value);
       if (out.length >= limit) break;
@@ -294,7 +296,8 @@ export class MemoryStore implements Store {
 
   async getLedgerEntry(orgId: string, requestId: string): Promise<LedgerEntry | null> {
     const seq = this.#dbs.ledgerByRequest.get([orgId, requestId]);
-    return seq === undefined ? null : (this.#dbs.ledger.get([orgId, seq]) ?? null);
+    const stored = seq === undefined ? undefined : this.#dbs.ledger.get([orgId, seq]);
+    return stored === undefined ? null : decodeLedgerEntry(stored);
   }
 
   async spend(orgId: string, group: SpendGroup): Promise<SpendRow[]> {

@@ -6,6 +6,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import type { StoreDbs } from './db.js';
 import { trimLedger } from './durable.js';
+import { encodeLedgerEntry } from './ledger-codec.js';
 import { readSnapshot, unpackEntries } from './snapshot.js';
 
 export const DB_FORMAT = 1;
@@ -45,7 +46,7 @@ export function initDatabase(dbs: StoreDbs, snapshotPath: string | null, ledgerC
         if (acct === undefined) accounts.set(l.orgId, (acct = { balance: 0, next: 0, first: 0 }));
         l.chunks.forEach((chunk, i) => {
           for (const e of unpackEntries(chunk).slice(i === 0 ? l.trimmed : 0)) {
-            dbs.ledger.putSync([l.orgId, acct.next], e);
+            dbs.ledger.putSync([l.orgId, acct.next], encodeLedgerEntry(e));
             dbs.ledgerByRequest.putSync([l.orgId, e.requestId], acct.next);
             acct.next += 1;
             result.ledgerEntries += 1;

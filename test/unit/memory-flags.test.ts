@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GATEWAY_NODE_FLAGS, missingNodeFlags } from '../../src/memory-flags.js';
+import { projectRoot } from '../../src/pool/pool.js';
+
+describe('the node flags the gateway runs with (docs/memory.md)', () => {
+  it('are passed by make run and npm start', () => {
+    const root = projectRoot();
+    const run = /^run:.*\n(?:#.*\n)*\t(.*)$/m.exec(readFileSync(join(root, 'Makefile'), 'utf8'))?.[1] ?? '';
+    const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+    for (const line of [run, start]) {
+      expect(line).toContain('dist/src/main.js');
+      for (const f of GATEWAY_NODE_FLAGS) expect(line.indexOf(f)).toBeGreaterThan(-1);
+      for (const f of GATEWAY_NODE_FLAGS) expect(line.indexOf(f)).toBeLessThan(line.indexOf('dist/src/main.js'));
+    }
+  });
+
+  it('are found on the command line or in NODE_OPTIONS', () => {
+    expect(missingNodeFlags([], '')).toEqual([...GATEWAY_NODE_FLAGS]);
+    expect(missingNodeFlags([...GATEWAY_NODE_FLAGS], '')).toEqual([]);
+    expect(missingNodeFlags([], `--enable-source-maps ${GATEWAY_NODE_FLAGS.join(' ')}`)).toEqual([]);
+    expect(missingNodeFlags(['--max_semi_space_size=4'], '')).toEqual([]);
+  });
+});
