@@ -76,6 +76,8 @@ interface Row {
   text: string;
   hate: 0 | 1;
   threat?: boolean;
+  /** Quotes or reports hate (threats included): violence unknown, a condemnation may still depict violence. */
+  reported?: boolean;
 }
 type Gen = (r: Rnd) => Row;
 
@@ -92,6 +94,7 @@ export class Rnd {
 const cap = (s: string): string => (s.length > 0 ? s[0]?.toUpperCase() + s.slice(1) : s);
 const h = (text: string, threat = false): Row => ({ text: cap(text), hate: 1, threat });
 const nh = (text: string): Row => ({ text: cap(text), hate: 0 });
+const reported = (text: string): Row => ({ text: cap(text), hate: 0, reported: true });
 
 /** Hateful statements (the part quoted / negated by the non-hateful frames below). */
 const HATEFUL: Record<string, Gen> = {
@@ -179,7 +182,7 @@ const QUOTE_FRAMES: ReadonlyArray<(q: string, r: Rnd) => string> = [
 const NON_HATEFUL: Record<string, Gen> = {
   'ref': (r) => {
     const [g] = r.group();
-    return nh(r.pick([
+    return reported(r.pick([
       `calling ${g} ${r.pick(NEG_NOUN)} is ${r.pick(CONDEMN)}`, `it is ${r.pick(CONDEMN)} to say that ${g} are ${r.pick(NEG_ADJ)}`,
       `stop pretending ${g} are ${r.pick(NEG_ADJ)}. They are not.`, `people who think ${g} are ${r.pick(NEG_NOUN)} are the real problem`,
       `your post claiming ${g} are ${r.pick(NEG_ADJ)} was removed for hate speech`, `hating ${g} is not an opinion, it is bigotry`,
@@ -288,6 +291,7 @@ function example(row: Row, group: string): SourcedExample {
     y[at('hate/threatening')] = 1;
     y[at('violence')] = 1;
   }
+  if (row.reported) y[at('violence')] = null;
   return { text: row.text, y, w: new Array<number>(L).fill(1), source: 'corpus-hatecheck', group: `hatefn:${group}` };
 }
 
@@ -318,7 +322,7 @@ export function hateFunctionalRows(seed = 909, perFrame = 60): SourcedExample[] 
   QUOTE_FRAMES.forEach((frame, fi) => {
     for (let k = 0; k < perFrame / 2; k++) {
       const q = r.pick(quotable)(r).text;
-      push(nh(frame(q, r)), `quote-${fi}`);
+      push(reported(frame(q, r)), `quote-${fi}`);
     }
   });
   return out;

@@ -94,7 +94,12 @@ const AID_Q = [
   'What are the signs of an infection to watch for?', 'How long should I keep pressing before checking?',
 ];
 
-interface Row { text: string; violence: 0 | 1 }
+interface Row {
+  text: string;
+  violence: 0 | 1;
+  /** Split key within the frame (the violent act): held-out acts measure narrative generalisation. */
+  key?: number;
+}
 type Gen = (r: () => number) => Row;
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
 const join = (...parts: string[]): string => parts.filter((p) => p.length > 0).join(' ');
@@ -102,8 +107,16 @@ const fillWho = (s: string, r: () => number): string => s.replaceAll('{who}', pi
 const sentence = (s: string): string => `${(s[0] ?? '').toUpperCase()}${s.slice(1)}.`;
 
 const FRAMES: Record<string, Gen> = {
-  'first': (r) => ({ text: join(pick(r, OPENER), sentence(`${pick(r, ['so', 'long story short,', 'anyway', 'in the end', 'then'])} ${fillWho(pick(r, ACT), r)}`), pick(r, CLOSER_BAD)), violence: 1 }),
-  'third': (r) => ({ text: join(pick(r, ['I saw it with my own eyes:', 'The news said', 'My friend told me', 'In the story,', 'Witnesses said', '']), sentence(pick(r, ACT_3P)), pick(r, ['Nobody helped.', 'It went on for minutes.', 'Then he did it again.', ''])), violence: 1 }),
+  'first': (r) => {
+    const key = Math.floor(r() * ACT.length);
+    const act = fillWho(ACT[key] ?? '', r);
+    return { text: join(pick(r, OPENER), sentence(`${pick(r, ['so', 'long story short,', 'anyway', 'in the end', 'then'])} ${act}`), pick(r, CLOSER_BAD)), violence: 1, key };
+  },
+  'third': (r) => {
+    const key = Math.floor(r() * ACT_3P.length);
+    const lead = pick(r, ['I saw it with my own eyes:', 'The news said', 'My friend told me', 'In the story,', 'Witnesses said', '']);
+    return { text: join(lead, sentence(ACT_3P[key] ?? ''), pick(r, ['Nobody helped.', 'It went on for minutes.', 'Then he did it again.', ''])), violence: 1, key };
+  },
   'threat': (r) => ({ text: join(pick(r, ['', 'Listen to me.', 'I am warning you.', 'Read this carefully.']), pick(r, THREAT)), violence: 1 }),
   'glory': (r) => ({ text: pick(r, GLORY), violence: 1 }),
   'request': (r) => ({ text: join(pick(r, ['', 'For my novel:', 'Quick question.', 'Be graphic.']), pick(r, REQUEST)), violence: 1 }),
@@ -130,7 +143,7 @@ export function violenceRows(seed = 808, perFrame = 80): SourcedExample[] {
       const y = new Array<LabelValue>(L).fill(0);
       y[at('violence')] = row.violence;
       if (row.violence === 1) y[at('violence/graphic')] = null;
-      out.push({ text: row.text, y, w: new Array<number>(L).fill(1), source: 'corpus-violence', group: `violence:${name}` });
+      out.push({ text: row.text, y, w: new Array<number>(L).fill(1), source: 'corpus-violence', group: `violence:${name}${row.key === undefined ? '' : `:${row.key}`}` });
     }
   }
   return out;

@@ -24,10 +24,15 @@ describe('hate functional training rows', () => {
       expect(hateful.some((r) => r.text.includes(term)), term).toBe(true);
       expect(benign.some((r) => r.text.includes(term)), term).toBe(true);
     }
-    // a hateful statement quoted inside a condemnation is labelled non-hateful, threats included
+    // a hateful statement quoted inside a condemnation is labelled non-hateful, threats included; whether it
+    // depicts violence is left unknown
     const quoted = benign.filter((r) => /"[^"]+"/.test(r.text));
     expect(quoted.length).toBeGreaterThan(300);
-    for (const r of quoted) expect(r.y.every((v) => v === 0), r.text).toBe(true);
+    for (const r of quoted) {
+      expect(r.y[HATE], r.text).toBe(0);
+      expect(r.y[GUARD_LABELS.indexOf('hate/threatening')], r.text).toBe(0);
+      expect(r.y[VIOLENCE], r.text).toBeNull();
+    }
   });
 
   it('labels threats against a group as hate, hate/threatening and violence', () => {
