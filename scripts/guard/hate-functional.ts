@@ -284,6 +284,12 @@ export function obfuscate(text: string, r: Rnd): string {
 const L = GUARD_LABELS.length;
 const at = (l: GuardLabel): number => GUARD_LABELS.indexOf(l);
 
+/**
+ * Hate-label weight of the non-hateful rows: identity terms co-occur with hate in every other source (Davidson,
+ * templates), so the rows that mention a group without hating it need the extra pull.
+ */
+const NON_HATEFUL_WEIGHT = 2;
+
 function example(row: Row, group: string): SourcedExample {
   const y = new Array<LabelValue>(L).fill(0);
   y[at('hate')] = row.hate;
@@ -292,7 +298,9 @@ function example(row: Row, group: string): SourcedExample {
     y[at('violence')] = 1;
   }
   if (row.reported) y[at('violence')] = null;
-  return { text: row.text, y, w: new Array<number>(L).fill(1), source: 'corpus-hatecheck', group: `hatefn:${group}` };
+  const w = new Array<number>(L).fill(1);
+  if (row.hate === 0) w[at('hate')] = NON_HATEFUL_WEIGHT;
+  return { text: row.text, y, w, source: 'corpus-hatecheck', group: `hatefn:${group}` };
 }
 
 /** Rows per generator: hateful, non-hateful, quoted counter-speech and obfuscated hateful rows. */
