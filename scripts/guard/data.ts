@@ -49,19 +49,27 @@ export interface DataOptions {
   /** Davidson "offensive" rows kept (of ~19k); hate and neither rows are all kept. */
   davidsonOffensive: number;
   davidsonHateWeight: number;
+  /** Weight of Davidson hate negatives (offensive and neither rows). */
+  davidsonNegWeight: number;
   /** Weight of imputed (not source-given) negatives. */
   imputedWeight: number;
   seed: number;
 }
 
-export const DEFAULT_DATA_OPTIONS: DataOptions = { davidsonOffensive: 5000, davidsonHateWeight: 0.5, imputedWeight: 0.3, seed: 7 };
+/**
+ * Davidson rows weigh a quarter (were 0.5 / 0.5): its tweets are labelled noisily and its hate labels track African
+ * American English and slur use more than hate; the functional rows (hate-functional.ts) carry the distinctions.
+ * On the validation split this raised the non-Davidson hate AUROCs (functional rows 0.815 -> 0.824, AILuminate
+ * 0.836 -> 0.846) and lowered Davidson's own (0.872 -> 0.844).
+ */
+export const DEFAULT_DATA_OPTIONS: DataOptions = { davidsonOffensive: 5000, davidsonHateWeight: 0.25, davidsonNegWeight: 0.25, imputedWeight: 0.3, seed: 7 };
 
 /**
  * Map unified rows to examples. Imputation (documented in docs/guardrails-eval.md):
  *  - deepset legit rows: 0 for all moderation labels (weight 0.5); deepset injections: moderation unknown.
  *  - AILuminate: source labels; prompt_injection = 1 (w 0.7) for "skilled" prompts with explicit jailbreak
  *    framing, unknown for other skilled prompts, 0 (w 0.3) for unskilled prompts.
- *  - Davidson: hate as given (w davidsonHateWeight for positives and 0.5 for negatives); imputed 0 for
+ *  - Davidson: hate as given (w davidsonHateWeight for positives, davidsonNegWeight for negatives); imputed 0 for
  *    prompt_injection, self-harm, sexual/minors, violence/graphic; hate/threatening 0 unless class hate;
  *    sexual and violence 0 only for class "neither". "offensive" rows subsampled.
  */
@@ -105,7 +113,7 @@ export function unifiedExamples(rows: Array<Record<string, unknown>>, opts: Data
       const cls = String(r['davidson_class'] ?? '');
       if (cls === 'offensive_language' && !keepOffensive.has(r['id'])) continue;
       const hi = IDX.hate;
-      w[hi] = y[hi] === 1 ? opts.davidsonHateWeight : 0.5;
+      w[hi] = y[hi] === 1 ? opts.davidsonHateWeight : opts.davidsonNegWeight;
       set('prompt_injection', 0, imp);
       set('self-harm', 0, imp);
       set('sexual/minors', 0, imp);

@@ -27,6 +27,8 @@ import { DEFAULT_TRAIN_OPTIONS, prepareFeatures, trainModel, type TrainOptions }
 import { EMBEDDING_DIR, loadEmbeddingTable } from '../../src/guard/embeddings.js';
 import { attackCorpus, benignCorpus, moderationCorpus } from './corpus.js';
 import { moderationHardNegatives, moderationPositives, profanityNegatives } from './moderation-text.js';
+import { hateFunctionalRows } from './hate-functional.js';
+import { violenceRows } from './violence-text.js';
 import {
   DEFAULT_DATA_OPTIONS,
   extraExamples,
@@ -119,7 +121,7 @@ function staleInputs(root: string, selfPath: string): string[] {
   const { data, extra } = trainingPaths(root);
   const selfDir = dirname(selfPath);
   const ext = selfPath.endsWith('.ts') ? '.ts' : '.js';
-  const trainer = ['train', 'data', 'corpus', 'corpus-text', 'moderation-text', 'attacks', 'attack-text', 'hard-negatives', 'trigger-negatives'].map((n) =>
+  const trainer = ['train', 'data', 'corpus', 'corpus-text', 'moderation-text', 'attacks', 'attack-text', 'hard-negatives', 'trigger-negatives', 'hate-functional', 'violence-text'].map((n) =>
     join(selfDir, `${n}${ext}`),
   );
   const emb = ['embeddings.bin', 'embeddings-vocab.txt'].map((f) => join(root, EMBEDDING_DIR, f));
@@ -276,6 +278,8 @@ export async function main(argv: string[]): Promise<void> {
     ...moderationPositives(),
     ...moderationHardNegatives(),
     ...profanityNegatives(),
+    ...hateFunctionalRows(),
+    ...violenceRows(),
   ];
   const { train, tune } = splitByGroup(examples, HOLDOUT, SPLIT_SEED);
   log(`examples: ${examples.length} (train split ${train.length}, validation split ${tune.length}; benign corpus ${examples.filter(isBenignCorpus).length}); load ${(performance.now() - t0).toFixed(0)} ms`);

@@ -26,6 +26,13 @@ export const LEX_CLASSES = [
 ] as const;
 export type LexClass = (typeof LEX_CLASSES)[number];
 
+/** Slurs for protected groups (tagged as both group and dehuman). */
+const SLURS = [
+  'nigger', 'niggers', 'faggot', 'faggots', 'fag', 'fags', 'dyke', 'dykes', 'tranny', 'trannies', 'retard', 'kike',
+  'kikes', 'spic', 'spics', 'chink', 'chinks', 'raghead', 'ragheads', 'towelhead', 'towelheads', 'gook', 'gooks', 'paki',
+  'pakis', 'wetback', 'coon', 'coons', 'shemale', 'shemales', 'sandnigger', 'beaner', 'beaners',
+];
+
 function inflect(stems: string[], suffixes: string[]): string[] {
   const out: string[] = [];
   for (const s of stems) for (const suf of suffixes) out.push(s + suf);
@@ -44,6 +51,10 @@ export const LEXICON: Record<LexClass, string[]> = {
     'homosexuals', 'homosexual', 'queers', 'queer', 'trans', 'transgender', 'transgenders', 'transsexuals',
     'bisexuals', 'disabled', 'disabled people', 'cripples', 'handicapped', 'retards', 'autistic', 'chinese',
     'indians', 'pakistanis', 'somalis', 'gypsies', 'roma', 'minorities', 'jihadis', 'negroes', 'wetbacks',
+    'latino', 'bisexual', 'nigerians', 'indigenous', 'aboriginals', 'deaf people', 'blind people', 'wheelchair users',
+    'asylum seekers', 'polish people', 'jewish people', 'muslim women', 'trans women', 'trans men', 'disabled person',
+    // slurs: a group reference and a derogation at once (also in dehuman, so group x dehuman fires on the word alone)
+    ...SLURS,
   ],
   threat: [
     ...inflect(['kill', 'murder', 'slaughter', 'massacre', 'lynch', 'stab', 'behead', 'execute', 'eliminate', 'eradicate', 'exterminate', 'annihilate', 'destroy', 'bomb', 'torture', 'burn', 'hunt'], VERB_SUFFIXES),
@@ -57,12 +68,18 @@ export const LEXICON: Record<LexClass, string[]> = {
     'monkeys', 'beasts', 'insects', 'leeches', 'inferior', 'worthless', 'disgusting', 'degenerates', 'degenerate',
     'pests', 'lice', 'swine', 'mongrels', 'primitive', 'stupid', 'dirty', 'criminals', 'rapists', 'terrorists',
     'freaks', 'abominations', 'abomination', 'sick', 'useless', 'a burden', 'a cancer', 'not human',
+    'pathetic', 'vile', 'repulsive', 'revolting', 'lowlifes', 'maggots', 'brainless', 'backward', 'untrustworthy',
+    'dishonest', 'greedy', 'dumb', 'liars', 'thieves', 'monsters', 'less than human', 'breed like',
+    'waste of space', 'waste of oxygen', 'bottom feeders', 'a drain', 'belong in a zoo', ...SLURS,
   ],
   hateverb: ['hate', 'hates', 'hated', 'hating', 'despise', 'despises', 'loathe', 'detest', "can't stand", 'cannot stand', 'disgusted by', 'sick of'],
   neg: [
     'not', 'no', 'never', "don't", 'dont', "doesn't", "isn't", "aren't", "shouldn't", "wouldn't", 'nobody', 'no one',
     'wrong', 'unacceptable', 'stop', 'against', 'condemn', 'condemns', 'racist', 'racism', 'bigotry', 'bigoted',
     'hateful', 'bigot', 'bigots', 'discrimination', 'ridiculous', 'outrageous', 'shameful', 'respect', 'deserve respect',
+    // counter-speech: quoting or reporting hate to condemn it
+    'hate speech', 'reported', 'banned', 'harmful', 'prejudice', 'stereotype', 'stereotypes', 'myth',
+    'untrue', 'ignorance', 'ignorant', 'apologise', 'apologize', 'propaganda', 'dehumanising', 'dehumanizing',
   ],
   selfref: ['i', "i'm", 'im', "i've", 'ive', "i'll", 'my'],
   reflexive: ['myself', 'me', 'my life', 'my wrists', 'my body'],
