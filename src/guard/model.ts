@@ -6,7 +6,7 @@ import { GUARD_LABELS, type GuardLabel } from './labels.js';
 import { normalizeText } from './normalize.js';
 import { CONJ_BASE, extractFeatures, FeatureBuffer, featureRows, type FeatureConfig } from './features.js';
 import { windowScores } from './window-scores.js';
-import { packTable, WindowScratch, type WeightTable } from './window-table.js';
+import { WindowScratch, words32View, type WeightTable } from './window-table.js';
 import { quantizeWordRows, type WordRows } from './embeddings.js';
 import { applyStructure } from './structure.js';
 
@@ -266,7 +266,7 @@ function weightTable(model: GuardModel): WeightTable {
     const q8 = q8Table(model);
     const L = model.labels.length;
     t = q8 !== null
-      ? { table: q8.q, packed: packTable(q8.q), scales: q8.scales, bias: model.bias, L }
+      ? { table: q8.q, words32: words32View(q8.q), scales: q8.scales, bias: model.bias, L }
       : { table: model.weights, scales: new Float64Array(L).fill(1), bias: model.bias, L };
     tableCache.set(model, t);
   }
