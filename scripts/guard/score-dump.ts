@@ -2,7 +2,7 @@
  * Scorer equivalence check: dumps the raw logits (8 per text, Float64 LE) of every training text, the test
  * fixtures' prompts and long texts composed from them (windowed path), so that two builds can be compared.
  *
- *   node dist/scripts/guard/score-dump.js --out /tmp/before.bin [--model PATH]
+ *   node dist/scripts/guard/score-dump.js --out /tmp/before.bin [--model PATH] [--scoring-only]
  *   node dist/scripts/guard/score-dump.js --compare /tmp/before.bin /tmp/after.bin
  *
  * The text list is deterministic (same inputs -> same order); --compare reports the count and the max absolute
@@ -98,7 +98,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const root = findProjectRoot(import.meta.url);
   const mi = argv.indexOf('--model');
-  const model = loadModel(mi >= 0 ? (argv[mi + 1] ?? '') : defaultModelPath(root));
+  const model = loadModel(mi >= 0 ? (argv[mi + 1] ?? '') : defaultModelPath(root), { scoringOnly: argv.includes('--scoring-only') });
   const oi = argv.indexOf('--out');
   const texts = await allTexts(root);
   const out = new Float64Array(texts.length * 8);

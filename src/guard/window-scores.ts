@@ -393,7 +393,7 @@ export function windowScores(
 ): void {
   const L = w.L;
   const N = norm.length;
-  sc.ensure(N, L, (cfg.charMax - cfg.charMin + 1) * N);
+  sc.ensure(N, L, (cfg.charMax - cfg.charMin + 1) * N, w.table instanceof Int8Array);
   const mask = (1 << cfg.bits) - 1;
   const bits = cfg.bits;
   const cmin = cfg.charMin;

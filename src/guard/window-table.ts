@@ -43,9 +43,13 @@ export class WindowScratch {
   /** One window's logits. */
   window = new Float64Array(8);
 
-  ensure(len: number, L: number, charRows = 0): void {
+  /**
+   * Room for a text of len UTF-16 units: charRows n-gram row offsets, and tokens (at most one per two units: tokens
+   * are separated by a non-word unit). The word prefix sums are Int32 for an integer table (intWords), else Float64.
+   */
+  ensure(len: number, L: number, charRows = 0, intWords = false): void {
     if (this.rowIdx.length < charRows) this.rowIdx = new Int32Array(Math.max(charRows, this.rowIdx.length * 2));
-    const tcap = len + 2;
+    const tcap = (len >> 1) + 3;
     if (this.tokStart.length < tcap) {
       const c = Math.max(tcap, this.tokStart.length * 2);
       this.tokStart = new Int32Array(c);
@@ -57,12 +61,21 @@ export class WindowScratch {
       this.uniTag = new Int32Array(c);
       this.biTag = new Int32Array(c);
       this.triTag = new Int32Array(c);
-      this.uniPre = new Float64Array((c + 1) * L);
-      this.biPre = new Float64Array((c + 1) * L);
-      this.uniPreI = new Int32Array((c + 1) * L);
-      this.biPreI = new Int32Array((c + 1) * L);
+      this.uniPre = new Float64Array(0);
+      this.biPre = new Float64Array(0);
+      this.uniPreI = new Int32Array(0);
+      this.biPreI = new Int32Array(0);
       this.embPre = new Float64Array((c + 1) * L);
       this.embCnt = new Int32Array(c + 1);
+    }
+    const pcap = (this.tokStart.length + 1) * L;
+    if (intWords && this.uniPreI.length < pcap) {
+      this.uniPreI = new Int32Array(pcap);
+      this.biPreI = new Int32Array(pcap);
+    }
+    if (!intWords && this.uniPre.length < pcap) {
+      this.uniPre = new Float64Array(pcap);
+      this.biPre = new Float64Array(pcap);
     }
     if (this.edge.length < L) this.edge = new Float64Array(L);
   }
