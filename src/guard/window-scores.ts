@@ -35,6 +35,10 @@ import { windowLexicon } from './window-lexicon.js';
 // token count, and the lexicon features are recomputed per window from the text's token tags, visiting only tagged
 // tokens. Total work: O(text) hashing + O(windows) per label.
 
+const K3 = Math.imul(3, 0x27d4eb2d);
+const K4 = Math.imul(4, 0x27d4eb2d);
+const K5 = Math.imul(5, 0x27d4eb2d);
+
 /** Rows summed in 16-bit lanes before unpacking: each row adds at most 255 (a biased byte) to a lane. */
 const FLUSH_ROWS = 240;
 
@@ -101,40 +105,55 @@ function charRows(norm: string, full: number, cmin: number, cmax: number, bits: 
   return p;
 }
 
-/** Unigram / bigram prefix sums of an int8 table (8 labels): exact integer sums. */
-function wordPrefixInt(up: Int32Array, bp: Int32Array, th: Uint32Array, T: number, mask: number, tbl: Int8Array): void {
-  for (let t = 0; t < T; t++) {
-    const d = (t + 1) << 3;
-    const h = th[t] ?? 0;
-    const ru = (fmix(h ^ UNI_SALT) & mask) << 3;
-    up[d] = (up[d - 8] ?? 0) + (tbl[ru] ?? 0); up[d + 1] = (up[d - 7] ?? 0) + (tbl[ru + 1] ?? 0);
-    up[d + 2] = (up[d - 6] ?? 0) + (tbl[ru + 2] ?? 0); up[d + 3] = (up[d - 5] ?? 0) + (tbl[ru + 3] ?? 0);
-    up[d + 4] = (up[d - 4] ?? 0) + (tbl[ru + 4] ?? 0); up[d + 5] = (up[d - 3] ?? 0) + (tbl[ru + 5] ?? 0);
-    up[d + 6] = (up[d - 2] ?? 0) + (tbl[ru + 6] ?? 0); up[d + 7] = (up[d - 1] ?? 0) + (tbl[ru + 7] ?? 0);
-    if (t > 0) {
-      const rb = (fmix(combine(th[t - 1] ?? 0, h) ^ BI_SALT) & mask) << 3;
-      bp[d] = (bp[d - 8] ?? 0) + (tbl[rb] ?? 0); bp[d + 1] = (bp[d - 7] ?? 0) + (tbl[rb + 1] ?? 0);
-      bp[d + 2] = (bp[d - 6] ?? 0) + (tbl[rb + 2] ?? 0); bp[d + 3] = (bp[d - 5] ?? 0) + (tbl[rb + 3] ?? 0);
-      bp[d + 4] = (bp[d - 4] ?? 0) + (tbl[rb + 4] ?? 0); bp[d + 5] = (bp[d - 3] ?? 0) + (tbl[rb + 5] ?? 0);
-      bp[d + 6] = (bp[d - 2] ?? 0) + (tbl[rb + 6] ?? 0); bp[d + 7] = (bp[d - 1] ?? 0) + (tbl[rb + 7] ?? 0);
-    } else {
-      for (let l = 0; l < 8; l++) bp[d + l] = bp[d - 8 + l] ?? 0;
+/**
+ * Word sums at the sorted token indices pts[0..np): for point k with token index p, sc.ptUni[k*8 + l] = sum of the
+ * unigram rows of tokens < p, ptBi = sum of the bigram rows (t-1, t) for 1 <= t < p, ptEmb / ptEmbN = sum and count
+ * of the folded embedding rows of the in-vocabulary tokens < p. Running sums in token order (exactly the values a
+ * full prefix-sum array would hold at those indices), kept in locals and written out only at the points.
+ */
+function wordPoints(sc: WindowScratch, T: number, mask: number, tbl: Int8Array | Float32Array, words: WordRows | undefined, np: number): void {
+  const th = sc.tokHash;
+  const pts = sc.pts;
+  const pu = sc.ptUni;
+  const pb = sc.ptBi;
+  const pe = sc.ptEmb;
+  const pn = sc.ptEmbN;
+  const wr = words?.rows;
+  const wi = words?.index;
+  let u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0;
+  let b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0, b5 = 0, b6 = 0, b7 = 0;
+  let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0, e6 = 0, e7 = 0;
+  let en = 0;
+  let k = 0;
+  let prev = 0;
+  for (let t = 0; ; t++) {
+    while (k < np && pts[k] === t) {
+      const d = k << 3;
+      pu[d] = u0; pu[d + 1] = u1; pu[d + 2] = u2; pu[d + 3] = u3; pu[d + 4] = u4; pu[d + 5] = u5; pu[d + 6] = u6; pu[d + 7] = u7;
+      pb[d] = b0; pb[d + 1] = b1; pb[d + 2] = b2; pb[d + 3] = b3; pb[d + 4] = b4; pb[d + 5] = b5; pb[d + 6] = b6; pb[d + 7] = b7;
+      pe[d] = e0; pe[d + 1] = e1; pe[d + 2] = e2; pe[d + 3] = e3; pe[d + 4] = e4; pe[d + 5] = e5; pe[d + 6] = e6; pe[d + 7] = e7;
+      pn[k] = en;
+      k++;
     }
-  }
-}
-
-/** The same over a float table (Float64 sums, in token order). */
-function wordPrefix(up: Float64Array, bp: Float64Array, th: Uint32Array, T: number, mask: number, tbl: Int8Array | Float32Array): void {
-  for (let t = 0; t < T; t++) {
-    const d = (t + 1) << 3;
+    if (t >= T || k >= np) break;
     const h = th[t] ?? 0;
     const ru = (fmix(h ^ UNI_SALT) & mask) << 3;
-    for (let l = 0; l < 8; l++) up[d + l] = (up[d - 8 + l] ?? 0) + (tbl[ru + l] ?? 0);
+    u0 += tbl[ru] ?? 0; u1 += tbl[ru + 1] ?? 0; u2 += tbl[ru + 2] ?? 0; u3 += tbl[ru + 3] ?? 0;
+    u4 += tbl[ru + 4] ?? 0; u5 += tbl[ru + 5] ?? 0; u6 += tbl[ru + 6] ?? 0; u7 += tbl[ru + 7] ?? 0;
     if (t > 0) {
-      const rb = (fmix(combine(th[t - 1] ?? 0, h) ^ BI_SALT) & mask) << 3;
-      for (let l = 0; l < 8; l++) bp[d + l] = (bp[d - 8 + l] ?? 0) + (tbl[rb + l] ?? 0);
-    } else {
-      for (let l = 0; l < 8; l++) bp[d + l] = bp[d - 8 + l] ?? 0;
+      const rb = (fmix(combine(prev, h) ^ BI_SALT) & mask) << 3;
+      b0 += tbl[rb] ?? 0; b1 += tbl[rb + 1] ?? 0; b2 += tbl[rb + 2] ?? 0; b3 += tbl[rb + 3] ?? 0;
+      b4 += tbl[rb + 4] ?? 0; b5 += tbl[rb + 5] ?? 0; b6 += tbl[rb + 6] ?? 0; b7 += tbl[rb + 7] ?? 0;
+    }
+    prev = h;
+    if (wi !== undefined && wr !== undefined) {
+      const r = wi.get(h);
+      if (r >= 0) {
+        const q = r << 3;
+        e0 += wr[q] ?? 0; e1 += wr[q + 1] ?? 0; e2 += wr[q + 2] ?? 0; e3 += wr[q + 3] ?? 0;
+        e4 += wr[q + 4] ?? 0; e5 += wr[q + 5] ?? 0; e6 += wr[q + 6] ?? 0; e7 += wr[q + 7] ?? 0;
+        en++;
+      }
     }
   }
 }
@@ -195,7 +214,11 @@ function charPrefix(cfg: FeatureConfig, norm: string, segs: ReadonlyArray<readon
     // rows of the n-grams starting at each position, flattened: (N - cmax + 1) full positions x orders
     const orders = cmax - cmin + 1;
     const full = Math.max(0, N - cmax + 1);
-    charRows(norm, full, cmin, cmax, bits, ri);
+    // the default orders 3..5 are hashed in the gather loop; other orders first into ri
+    const fast = cmin === 3 && cmax === 5;
+    if (!fast) charRows(norm, full, cmin, cmax, bits, ri);
+    const sh = 32 - bits;
+    let c0 = norm.charCodeAt(0), c1 = norm.charCodeAt(1), c2 = norm.charCodeAt(2), c3 = norm.charCodeAt(3);
     const flushPositions = Math.max(1, Math.floor(FLUSH_ROWS / orders));
     let e0 = 0, o0 = 0, e1 = 0, o1 = 0, cnt = 0;
     let j = 0;
@@ -212,7 +235,29 @@ function charPrefix(cfg: FeatureConfig, norm: string, segs: ReadonlyArray<readon
       const stop = Math.min(next, i + flushPositions);
       // full positions: their rows are ri[i*orders, stop*orders)
       const fe = Math.min(stop, full);
-      if (i < fe) {
+      if (i < fe && fast) {
+        // the default 3..5-gram orders: hashed here, the five chars rolled in registers (one charCodeAt per position)
+        for (let q = i; q < fe; q++) {
+          const c4 = norm.charCodeAt(q + 4);
+          const h2 = Math.imul(Math.imul(CHAR_BASIS ^ c0, FNV_PRIME) ^ c1, FNV_PRIME);
+          const h3 = Math.imul(h2 ^ c2, FNV_PRIME);
+          const h4 = Math.imul(h3 ^ c3, FNV_PRIME);
+          const h5 = Math.imul(h4 ^ c4, FNV_PRIME);
+          c0 = c1; c1 = c2; c2 = c3; c3 = c4;
+          // charBucket(h, k, bits) << 1
+          const r3 = (Math.imul((h3 + K3) | 0, 0x9e3779b1) >>> sh) << 1;
+          const r4 = (Math.imul((h4 + K4) | 0, 0x9e3779b1) >>> sh) << 1;
+          const r5 = (Math.imul((h5 + K5) | 0, 0x9e3779b1) >>> sh) << 1;
+          const a0 = (u32[r3] ?? 0) ^ 0x80808080, a1 = (u32[r3 + 1] ?? 0) ^ 0x80808080;
+          const b0 = (u32[r4] ?? 0) ^ 0x80808080, b1 = (u32[r4 + 1] ?? 0) ^ 0x80808080;
+          const d0 = (u32[r5] ?? 0) ^ 0x80808080, d1 = (u32[r5 + 1] ?? 0) ^ 0x80808080;
+          e0 += (a0 & 0x00ff00ff) + (b0 & 0x00ff00ff) + (d0 & 0x00ff00ff);
+          o0 += ((a0 >>> 8) & 0x00ff00ff) + ((b0 >>> 8) & 0x00ff00ff) + ((d0 >>> 8) & 0x00ff00ff);
+          e1 += (a1 & 0x00ff00ff) + (b1 & 0x00ff00ff) + (d1 & 0x00ff00ff);
+          o1 += ((a1 >>> 8) & 0x00ff00ff) + ((b1 >>> 8) & 0x00ff00ff) + ((d1 >>> 8) & 0x00ff00ff);
+        }
+        cnt += (fe - i) * 3;
+      } else if (i < fe) {
         const pe = fe * orders;
         for (let p = i * orders; p < pe; p++) {
           const r = ri[p] ?? 0;
@@ -298,32 +343,6 @@ function scanTokens(norm: string, sc: WindowScratch): number {
   return T;
 }
 
-/** Prefix sums of the folded embedding rows of the in-vocabulary tokens (sc.embPre) and of their count (sc.embCnt). */
-function embeddingPrefix(words: WordRows, sc: WindowScratch, T: number): void {
-  const th = sc.tokHash;
-  const ep = sc.embPre;
-  const ec = sc.embCnt;
-  if (words !== undefined) {
-    const wr = words.rows;
-    const wi = words.index;
-    for (let l = 0; l < 8; l++) ep[l] = 0;
-    ec[0] = 0;
-    for (let t = 0; t < T; t++) {
-      const d = (t + 1) << 3;
-      const r = wi.get(th[t] ?? 0);
-      if (r < 0) {
-        for (let l = 0; l < 8; l++) ep[d + l] = ep[d - 8 + l] ?? 0;
-        ec[t + 1] = ec[t] ?? 0;
-        continue;
-      }
-      const rb = r << 3;
-      for (let l = 0; l < 8; l++) ep[d + l] = (ep[d - 8 + l] ?? 0) + (wr[rb + l] ?? 0);
-      ec[t + 1] = (ec[t] ?? 0) + 1;
-    }
-  }
-
-}
-
 /** Lexicon tags of the whole token sequence (sc.tags, uniTag / biTag / triTag, negPre); returns the tagged count. */
 function lexiconTags(sc: WindowScratch, T: number): number {
   const th = sc.tokHash;
@@ -393,7 +412,7 @@ export function windowScores(
 ): void {
   const L = w.L;
   const N = norm.length;
-  sc.ensure(N, L, (cfg.charMax - cfg.charMin + 1) * N, w.table instanceof Int8Array);
+  sc.ensure(N, L, (cfg.charMax - cfg.charMin + 1) * N, segs.length);
   const mask = (1 << cfg.bits) - 1;
   const bits = cfg.bits;
   const cmin = cfg.charMin;
@@ -406,22 +425,37 @@ export function windowScores(
   const T = scanTokens(norm, sc);
   const ts = sc.tokStart;
   const te = sc.tokEnd;
-  const th = sc.tokHash;
-  // uniPre[t] = sum of unigram rows of tokens < t; biPre[t] = sum of bigram rows (t'-1, t') for 1 <= t' < t
-  // (integer sums of q8 weights are exact in Int32; a float table sums in Float64)
-  const intWords = tbl instanceof Int8Array;
-  const up = intWords ? sc.uniPreI : sc.uniPre;
-  const bp = intWords ? sc.biPreI : sc.biPre;
-  for (let l = 0; l < L; l++) {
-    up[l] = 0;
-    bp[l] = 0;
+  // tokens wholly inside each window, and the token indices whose word sums the windows read
+  const nseg = segs.length;
+  const wta = sc.winTa;
+  const wtb = sc.winTb;
+  const pts = sc.pts;
+  let npts = 0;
+  {
+    let ta = 0;
+    let tb = 0;
+    for (let s = 0; s < nseg; s++) {
+      const seg = segs[s];
+      const a = seg?.[0] ?? 0;
+      const b = seg?.[1] ?? 0;
+      while (ta < T && (ts[ta] ?? 0) < a) ta++;
+      if (tb < ta) tb = ta;
+      while (tb < T && (te[tb] ?? 0) <= b) tb++;
+      wta[s] = ta;
+      wtb[s] = tb;
+      pts[npts++] = ta;
+      pts[npts++] = Math.min(ta + 1, tb);
+      pts[npts++] = tb;
+    }
   }
-  if (intWords) wordPrefixInt(sc.uniPreI, sc.biPreI, th, T, mask, tbl);
-  else wordPrefix(sc.uniPre, sc.biPre, th, T, mask, tbl);
-
-  const ep = sc.embPre;
-  const ec = sc.embCnt;
-  if (words !== undefined) embeddingPrefix(words, sc, T);
+  sortPrefix(pts, npts);
+  let np = 0;
+  for (let i = 0; i < npts; i++) if (np === 0 || pts[np - 1] !== pts[i]) pts[np++] = pts[i] ?? 0;
+  wordPoints(sc, T, mask, tbl, words, np);
+  const pu = sc.ptUni;
+  const pb = sc.ptBi;
+  const pe = sc.ptEmb;
+  const pn = sc.ptEmbN;
   const lexOn = cfg.lexScale !== 0 && T > 0;
   const nTagged = lexOn ? lexiconTags(sc, T) : 0;
   const tagged = sc.tagged;
@@ -434,10 +468,11 @@ export function windowScores(
   const lastB = sc.lastB;
   const lexBase = (1 << cfg.bits) * L;
   const zw = sc.window;
-  let ta = 0;
-  let tb = 0;
   let ga = 0;
-  for (const [a, b] of segs) {
+  for (let s = 0; s < nseg; s++) {
+    const seg = segs[s];
+    const a = seg?.[0] ?? 0;
+    const b = seg?.[1] ?? 0;
     // char n-grams of ' ' + norm[a, b) + ' ': the prefix difference holds those starting in [a, b); take out the
     // ones running past b and add the ones on the virtual edge spaces
     edge.fill(0, 0, L);
@@ -460,10 +495,9 @@ export function windowScores(
     for (let k = cmin; k <= cmax; k++) nChar += Math.max(0, m - k + 1);
     const vc = cfg.charScale / Math.sqrt(Math.max(nChar, cfg.charFloor));
 
-    // tokens wholly inside [a, b)
-    while (ta < T && (ts[ta] ?? 0) < a) ta++;
-    if (tb < ta) tb = ta;
-    while (tb < T && (te[tb] ?? 0) <= b) tb++;
+    // tokens wholly inside [a, b): [ta, tb)
+    const ta = wta[s] ?? 0;
+    const tb = wtb[s] ?? 0;
     const nt = Math.max(0, tb - ta);
     const nw = nt + Math.max(0, nt - 1);
     const vw = nw > 0 ? cfg.wordScale / Math.sqrt(Math.max(nw, cfg.wordFloor)) : 0;
@@ -477,17 +511,19 @@ export function windowScores(
 
     const ca = boundaryIndex(bnd, a, nb) * 8;
     const cb = boundaryIndex(bnd, b, nb) * 8;
-    const ua = ta * L;
-    const ub = Math.max(ta, tb) * L;
-    const ba = Math.min(ta + 1, Math.max(ta, tb)) * L;
-    const ne = words !== undefined ? (ec[Math.max(ta, tb)] ?? 0) - (ec[ta] ?? 0) : 0;
+    const ka = boundaryIndex(pts, ta, np);
+    const kb = boundaryIndex(pts, tb, np);
+    const ua = ka * 8;
+    const ub = kb * 8;
+    const ba = boundaryIndex(pts, Math.min(ta + 1, tb), np) * 8;
+    const ne = words !== undefined ? (pn[kb] ?? 0) - (pn[ka] ?? 0) : 0;
     const ke = ne > 0 && words !== undefined ? 1 / Math.max(ne, words.floor) : 0;
     for (let l = 0; l < L; l++) {
       const chars = (cp[cb + l] ?? 0) - (cp[ca + l] ?? 0) + (edge[l] ?? 0);
-      const wordSum = (up[ub + l] ?? 0) - (up[ua + l] ?? 0) + (bp[ub + l] ?? 0) - (bp[ba + l] ?? 0);
+      const wordSum = (pu[ub + l] ?? 0) - (pu[ua + l] ?? 0) + (pb[ub + l] ?? 0) - (pb[ba + l] ?? 0);
       let lex = 0;
       if (fired !== 0) for (let f = 0; f < LEX_FEATURE_COUNT; f++) if (fired & (1 << f)) lex += tbl[lexBase + f * L + l] ?? 0;
-      const emb = ke !== 0 ? ((ep[ub + l] ?? 0) - (ep[ua + l] ?? 0)) * ke : 0;
+      const emb = ke !== 0 ? ((pe[ub + l] ?? 0) - (pe[ua + l] ?? 0)) * ke : 0;
       zw[l] = (w.bias[l] ?? 0) + (w.scales[l] ?? 1) * (chars * vc + wordSum * vw + lex * cfg.lexScale) + emb;
     }
     applyStructure(zw, fired);

@@ -19,11 +19,15 @@ export class WindowScratch {
   tokStart = new Int32Array(0);
   tokEnd = new Int32Array(0);
   tokHash = new Uint32Array(0);
-  uniPre = new Float64Array(0);
-  biPre = new Float64Array(0);
-  /** Unigram / bigram prefix sums of an integer table (exact). */
-  uniPreI = new Int32Array(0);
-  biPreI = new Int32Array(0);
+  /** Per window: its first token and the token after its last (window-scores.ts). */
+  winTa = new Int32Array(0);
+  winTb = new Int32Array(0);
+  /** Sorted distinct token indices where word sums are read, and the sums there (8 per point). */
+  pts = new Int32Array(0);
+  ptUni = new Float64Array(0);
+  ptBi = new Float64Array(0);
+  ptEmb = new Float64Array(0);
+  ptEmbN = new Int32Array(0);
   /** Sorted window boundaries. */
   bnd = new Int32Array(0);
   /** Char n-gram row offsets per position (window-scores.ts charRows). */
@@ -38,16 +42,24 @@ export class WindowScratch {
   biTag = new Int32Array(0);
   triTag = new Int32Array(0);
   edge = new Float64Array(0);
-  embPre = new Float64Array(0);
-  embCnt = new Int32Array(0);
   /** One window's logits. */
   window = new Float64Array(8);
 
   /**
    * Room for a text of len UTF-16 units: charRows n-gram row offsets, and tokens (at most one per two units: tokens
-   * are separated by a non-word unit). The word prefix sums are Int32 for an integer table (intWords), else Float64.
+   * are separated by a non-word unit), and nseg windows.
    */
-  ensure(len: number, L: number, charRows = 0, intWords = false): void {
+  ensure(len: number, L: number, charRows: number, nseg: number): void {
+    if (this.winTa.length < nseg) {
+      const c = Math.max(nseg, this.winTa.length * 2);
+      this.winTa = new Int32Array(c);
+      this.winTb = new Int32Array(c);
+      this.pts = new Int32Array(3 * c);
+      this.ptUni = new Float64Array(3 * c * L);
+      this.ptBi = new Float64Array(3 * c * L);
+      this.ptEmb = new Float64Array(3 * c * L);
+      this.ptEmbN = new Int32Array(3 * c);
+    }
     if (this.rowIdx.length < charRows) this.rowIdx = new Int32Array(Math.max(charRows, this.rowIdx.length * 2));
     const tcap = (len >> 1) + 3;
     if (this.tokStart.length < tcap) {
@@ -61,21 +73,6 @@ export class WindowScratch {
       this.uniTag = new Int32Array(c);
       this.biTag = new Int32Array(c);
       this.triTag = new Int32Array(c);
-      this.uniPre = new Float64Array(0);
-      this.biPre = new Float64Array(0);
-      this.uniPreI = new Int32Array(0);
-      this.biPreI = new Int32Array(0);
-      this.embPre = new Float64Array((c + 1) * L);
-      this.embCnt = new Int32Array(c + 1);
-    }
-    const pcap = (this.tokStart.length + 1) * L;
-    if (intWords && this.uniPreI.length < pcap) {
-      this.uniPreI = new Int32Array(pcap);
-      this.biPreI = new Int32Array(pcap);
-    }
-    if (!intWords && this.uniPre.length < pcap) {
-      this.uniPre = new Float64Array(pcap);
-      this.biPre = new Float64Array(pcap);
     }
     if (this.edge.length < L) this.edge = new Float64Array(L);
   }
