@@ -275,7 +275,8 @@ export function scoringSegments(len: number, wc: WindowConfig): Array<[number, n
 const sharedScratch = new WindowScratch();
 const tableCache = new WeakMap<GuardModel, WeightTable>();
 
-function weightTable(model: GuardModel): WeightTable {
+/** The table the window scorer reads (int8 + per-label scales for q8 models, else the float weights). */
+export function weightTable(model: GuardModel): WeightTable {
   let t = tableCache.get(model);
   if (t === undefined) {
     const q8 = q8Table(model);
