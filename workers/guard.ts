@@ -13,7 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import { GUARD_LABELS, type GuardLabel } from '../src/guard/labels.js';
-import { compactForScoring, loadModel, scoreText, type GuardModel, type GuardScores } from '../src/guard/model.js';
+import { loadModel, scoreText, type GuardModel, type GuardScores } from '../src/guard/model.js';
 import { defaultModelPath, findProjectRoot } from '../src/guard/paths.js';
 
 export { GUARD_LABELS, type GuardLabel, type GuardScores };
@@ -51,9 +51,8 @@ function getModel(): { path: string; model: GuardModel } {
     );
   }
   try {
-    const model = loadModel(path);
-    // Score-only from here: keep the int8 table, drop the float32 copy (less resident memory per worker).
-    compactForScoring(model);
+    // Score-only: a q8 model's int8 table is filled straight from the file; the float32 table is never built.
+    const model = loadModel(path, { scoringOnly: true });
     cached = { path, model };
   } catch (err) {
     throw new Error(`${GUARD_UNAVAILABLE_PREFIX}: cannot load model ${path}: ${err instanceof Error ? err.message : String(err)}`);

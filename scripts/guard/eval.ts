@@ -16,6 +16,7 @@ import { countTokens } from '../../workers/tokenize.js';
 import { benignCorpus } from './corpus.js';
 import { measureWorkerMemory } from './worker-memory.js';
 import { loadModel, scoreTextArray, type GuardModel } from '../../src/guard/model.js';
+import { featureRows } from '../../src/guard/features.js';
 import { defaultModelPath, findProjectRoot } from '../../src/guard/paths.js';
 import { readJsonl } from './data.js';
 
@@ -323,8 +324,9 @@ export async function main(argv: string[]): Promise<void> {
   w(`| **${tok2000n}-token prompt, CPU time per call** (mean ${cpuTokMs.toFixed(3)} ms) | ${cpuTok.length} | ${cTok.p50.toFixed(3)} ms | ${cTok.p99.toFixed(3)} ms | ${cTok.max.toFixed(3)} ms |`);
   w(`| 50,000-char prompt (windows over all of it) | ${lat50k.length} | ${l50k.p50.toFixed(3)} ms | ${l50k.p99.toFixed(3)} ms | ${l50k.max.toFixed(3)} ms |`);
   w();
-  w(`Worker memory (a fresh worker thread that loads the model and scores the 2,000-token prompt): RSS +${mem.rssMiB.toFixed(1)} MiB, ` +
-    `JS heap +${mem.heapMiB.toFixed(1)} MiB, array buffers/external +${mem.externalMiB.toFixed(1)} MiB over the idle worker; the in-memory weight table is ${(m.weights.byteLength / 1024 / 1024).toFixed(1)} MiB.`);
+  const tableMiB = (featureRows(m.features) * m.labels.length) / 1024 / 1024;
+  w(`Worker memory (a fresh worker thread that imports the pool's guard worker module, workers/guard.ts, and scores the 2,000-token prompt 50 times through its score task): RSS +${mem.rssMiB.toFixed(1)} MiB, ` +
+    `JS heap +${mem.heapMiB.toFixed(1)} MiB, array buffers/external +${mem.externalMiB.toFixed(1)} MiB over the idle worker. A worker loads the model score-only: the int8 weight table (${tableMiB.toFixed(1)} MiB) is filled straight from the file and the float32 table of a full load (${(m.weights.byteLength / 1024 / 1024).toFixed(1)} MiB, used by training) is never built.`);
   w();
 
   // ---- notes

@@ -1,7 +1,8 @@
 /**
- * Memory a guard worker thread adds by loading the model and scoring: a fresh worker_threads Worker reports
- * process.memoryUsage() (after a forced GC when node runs with --expose-gc, else as is) before loading the model
- * and after loading it and scoring a prompt. RSS is process-wide, but the main thread is idle while the worker
+ * Memory a guard worker thread adds by loading the model and scoring: a fresh worker_threads Worker imports the
+ * pool's guard worker module (workers/guard.ts, so the model is loaded exactly as the gateway's workers load it) and
+ * reports process.memoryUsage() (after a forced GC when node runs with --expose-gc, else as is) before the first
+ * task and after scoring a prompt 50 times through the module's score task. RSS is process-wide, but the main thread is idle while the worker
  * measures, so the delta is the worker's. Run eval with node --expose-gc for a GC before each reading.
  */
 import { Worker } from 'node:worker_threads';
@@ -12,19 +13,18 @@ export interface WorkerMemory {
   externalMiB: number;
 }
 
-const MODEL_URL = new URL('../../src/guard/model.js', import.meta.url).href;
+const WORKER_URL = new URL('../../workers/guard.js', import.meta.url).href;
 
 const SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const runGc = globalThis.gc ?? (() => {});
 const snap = () => { runGc(); const m = process.memoryUsage(); return { rss: m.rss, heap: m.heapUsed, ext: m.external + m.arrayBuffers }; };
 (async () => {
-  const mod = await import(workerData.modelUrl);
+  const mod = await import(workerData.workerUrl);
   const before = snap();
-  const model = mod.loadModel(workerData.modelPath);
-  for (let i = 0; i < 50; i++) mod.scoreTextArray(model, workerData.prompt);
+  for (let i = 0; i < 50; i++) mod.score({ texts: [workerData.prompt] });
   const after = snap();
-  parentPort.postMessage({ before, after, keep: model.weights.length });
+  parentPort.postMessage({ before, after });
 })().catch((e) => parentPort.postMessage({ error: String(e && e.stack || e) }));
 `;
 
@@ -34,9 +34,10 @@ interface Snap {
   ext: number;
 }
 
-export function measureWorkerMemory(modelPath: string, prompt: string): Promise<WorkerMemory> {
+export function measureWorkerMemory(modelPath: string, prompt: string, workerUrl: string = WORKER_URL): Promise<WorkerMemory> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(SOURCE, { eval: true, workerData: { modelUrl: MODEL_URL, modelPath, prompt } });
+    const env = { ...process.env, SVC_GUARD_MODEL: modelPath };
+    const w = new Worker(SOURCE, { eval: true, env, workerData: { workerUrl, prompt } });
     w.once('message', (msg: { before?: Snap; after?: Snap; error?: string }) => {
       void w.terminate();
       if (msg.error || !msg.before || !msg.after) return reject(new Error(`worker memory: ${msg.error ?? 'no result'}`));

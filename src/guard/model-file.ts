@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { featureRows, FEATURE_VERSION, type FeatureConfig } from './features.js';
 import { GUARD_LABELS } from './labels.js';
 import { createWordRows } from './embeddings.js';
-import { createEmptyModel, MODEL_FORMAT, type GuardModel, type WindowConfig } from './model.js';
+import { attachQ8Table, createEmptyModel, MODEL_FORMAT, type GuardModel, type WindowConfig } from './model.js';
 
 interface SerializedModel {
   format: string;
@@ -104,7 +104,16 @@ function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-export function parseModel(json: string): GuardModel {
+export interface ParseOptions {
+  /**
+   * Score-only: a q8 model's int8 weights go straight into its scoring table (2 MiB for 2^18 rows x 8 labels)
+   * and the float32 table (8 MiB) is never allocated; the model then scores exactly like a full load, but must not
+   * be trained, quantised or saved (as after compactForScoring). An f32 model loads in full.
+   */
+  scoringOnly?: boolean;
+}
+
+export function parseModel(json: string, opts: ParseOptions = {}): GuardModel {
   const raw: unknown = JSON.parse(json);
   if (!isRecord(raw) || raw['format'] !== MODEL_FORMAT) throw new Error(`guard model: unsupported format (expected ${MODEL_FORMAT})`);
   const s = raw as unknown as SerializedModel;
@@ -116,14 +125,15 @@ export function parseModel(json: string): GuardModel {
     throw new Error(`guard model: feature version ${s.features.version}, this build expects ${FEATURE_VERSION}; retrain`);
   }
   const L = labels.length;
-  const model = createEmptyModel(s.features, s.window);
+  const enc = s.encoding ?? { kind: 'f32' };
+  const direct = opts.scoringOnly === true && enc.kind === 'q8' && L === 8;
+  const model = createEmptyModel(s.features, s.window, !direct);
   model.bias = Float64Array.from(s.bias);
   for (const l of model.labels) {
     const t = s.thresholds[l];
     if (typeof t === 'number') model.thresholds[l] = t;
   }
   model.meta = s.meta;
-  const enc = s.encoding ?? { kind: 'f32' };
   model.encoding = enc;
   const idxBuf = Buffer.from(s.rowIndex, 'base64');
   const wBuf = Buffer.from(s.rowWeights, 'base64');
@@ -131,9 +141,20 @@ export function parseModel(json: string): GuardModel {
   if (idxBuf.length !== s.rows * 4 || wBuf.length !== s.rows * L * bytesPer) throw new Error('guard model: corrupt weight arrays');
   if (enc.kind === 'q8' && enc.scales.length !== L) throw new Error('guard model: corrupt q8 scales');
   const totalRows = featureRows(s.features);
+  if (direct) {
+    const q = new Int8Array(totalRows * L);
+    const src = new Int8Array(wBuf.buffer, wBuf.byteOffset, wBuf.length);
+    let r = 0;
+    for (let i = 0; i < s.rows; i++) {
+      r += idxBuf.readUInt32LE(i * 4);
+      if (r >= totalRows) throw new Error('guard model: row index out of range');
+      q.set(src.subarray(i * L, i * L + L), r * L);
+    }
+    attachQ8Table(model, q);
+  }
   const w = model.weights;
   let r = 0;
-  for (let i = 0; i < s.rows; i++) {
+  for (let i = 0; i < (direct ? 0 : s.rows); i++) {
     r += idxBuf.readUInt32LE(i * 4);
     if (r >= totalRows) throw new Error('guard model: row index out of range');
     const base = r * L;
@@ -170,6 +191,6 @@ export function saveModel(path: string, model: GuardModel): number {
   return Buffer.byteLength(json);
 }
 
-export function loadModel(path: string): GuardModel {
-  return parseModel(readFileSync(path, 'utf8'));
+export function loadModel(path: string, opts: ParseOptions = {}): GuardModel {
+  return parseModel(readFileSync(path, 'utf8'), opts);
 }

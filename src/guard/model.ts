@@ -6,7 +6,7 @@ import { GUARD_LABELS, type GuardLabel } from './labels.js';
 import { normalizeText } from './normalize.js';
 import { CONJ_BASE, extractFeatures, FeatureBuffer, featureRows, type FeatureConfig } from './features.js';
 import { windowScores } from './window-scores.js';
-import { packTable, WindowScratch, type WeightTable } from './window-table.js';
+import { WindowScratch, words32View, type WeightTable } from './window-table.js';
 import { quantizeWordRows, type WordRows } from './embeddings.js';
 import { applyStructure } from './structure.js';
 
@@ -60,7 +60,8 @@ export interface GuardModel {
 
 export type GuardScores = Record<GuardLabel, number>;
 
-export function createEmptyModel(features: FeatureConfig, window: WindowConfig = DEFAULT_WINDOW_CONFIG): GuardModel {
+/** weights = false: the model gets an empty float table (a score-only load fills its int8 table instead). */
+export function createEmptyModel(features: FeatureConfig, window: WindowConfig = DEFAULT_WINDOW_CONFIG, weights = true): GuardModel {
   const labels = [...GUARD_LABELS];
   const thresholds = Object.fromEntries(labels.map((l) => [l, 0.5])) as Record<GuardLabel, number>;
   return {
@@ -69,7 +70,7 @@ export function createEmptyModel(features: FeatureConfig, window: WindowConfig =
     features: { ...features },
     window: { ...window },
     bias: new Float64Array(labels.length),
-    weights: new Float32Array(featureRows(features) * labels.length),
+    weights: new Float32Array(weights ? featureRows(features) * labels.length : 0),
     thresholds,
     encoding: { kind: 'f32' },
     meta: {},
@@ -132,6 +133,20 @@ export function compactForScoring(model: GuardModel): boolean {
   if (q8Table(model) === null) return false;
   model.weights = new Float32Array(0);
   return true;
+}
+
+/**
+ * Score-only model from its integer table: q holds featureRows * 8 int8 weights (weight = q * scales[label]), the
+ * float table stays empty (as after compactForScoring). Used by the score-only load (model-file.ts), which fills q
+ * straight from the file without the 8 MiB float32 table in between.
+ */
+export function attachQ8Table(model: GuardModel, q: Int8Array): void {
+  const enc = model.encoding;
+  if (enc.kind !== 'q8' || model.labels.length !== 8) throw new Error('guard model: attachQ8Table needs a q8 model with 8 labels');
+  if (q.length !== featureRows(model.features) * 8) throw new Error('guard model: q8 table has the wrong size');
+  model.weights = new Float32Array(0);
+  q8Cache.set(model, { q, scales: Float64Array.from(enc.scales) });
+  tableCache.delete(model);
 }
 
 const sharedBuf = new FeatureBuffer();
@@ -260,13 +275,14 @@ export function scoringSegments(len: number, wc: WindowConfig): Array<[number, n
 const sharedScratch = new WindowScratch();
 const tableCache = new WeakMap<GuardModel, WeightTable>();
 
-function weightTable(model: GuardModel): WeightTable {
+/** The table the window scorer reads (int8 + per-label scales for q8 models, else the float weights). */
+export function weightTable(model: GuardModel): WeightTable {
   let t = tableCache.get(model);
   if (t === undefined) {
     const q8 = q8Table(model);
     const L = model.labels.length;
     t = q8 !== null
-      ? { table: q8.q, packed: packTable(q8.q), scales: q8.scales, bias: model.bias, L }
+      ? { table: q8.q, words32: words32View(q8.q), scales: q8.scales, bias: model.bias, L }
       : { table: model.weights, scales: new Float64Array(L).fill(1), bias: model.bias, L };
     tableCache.set(model, t);
   }

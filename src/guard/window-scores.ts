@@ -7,7 +7,6 @@ import {
   charBucket,
   combine,
   combine3,
-  CONJ,
   fmix,
   FNV_OFFSET,
   FNV_PRIME,
@@ -36,13 +35,133 @@ import { windowLexicon } from './window-lexicon.js';
 // token count, and the lexicon features are recomputed per window from the text's token tags, visiting only tagged
 // tokens. Total work: O(text) hashing + O(windows) per label.
 
-/** Rows summed in 16-bit lanes before unpacking: 4 char n-grams per position at most 255 each (biased). */
+const K3 = Math.imul(3, 0x27d4eb2d);
+const K4 = Math.imul(4, 0x27d4eb2d);
+const K5 = Math.imul(5, 0x27d4eb2d);
+
+/** Rows summed in 16-bit lanes before unpacking: each row adds at most 255 (a biased byte) to a lane. */
 const FLUSH_ROWS = 240;
 
+/** Word characters below 128 (isWordCode), as a table. */
+const ASCII_WORD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_WORD[c] = isWordCode(c) ? 1 : 0;
+
+/** Sort a[0..n) ascending (insertion sort: the window boundaries arrive almost sorted). */
+function sortPrefix(a: Int32Array, n: number): void {
+  for (let i = 1; i < n; i++) {
+    const x = a[i] ?? 0;
+    let k = i - 1;
+    while (k >= 0 && (a[k] ?? 0) > x) {
+      a[k + 1] = a[k] ?? 0;
+      k--;
+    }
+    a[k + 1] = x;
+  }
+}
+
+/**
+ * Row word offsets (bucket * 2, for the 32-bit view of the table) of the char n-grams of orders cmin..cmax starting
+ * at each position 0..full-1, into ri[p * orders + (k - cmin)]. Returns the number written.
+ */
+function charRows(norm: string, full: number, cmin: number, cmax: number, bits: number, ri: Int32Array): number {
+  const sh = 32 - bits;
+  if (cmin === 3 && cmax === 5) {
+    // the default orders unrolled, the five chars kept in registers (one charCodeAt per position)
+    const k3 = Math.imul(3, 0x27d4eb2d);
+    const k4 = Math.imul(4, 0x27d4eb2d);
+    const k5 = Math.imul(5, 0x27d4eb2d);
+    if (full <= 0) return 0;
+    let c0 = norm.charCodeAt(0);
+    let c1 = norm.charCodeAt(1);
+    let c2 = norm.charCodeAt(2);
+    let c3 = norm.charCodeAt(3);
+    let p = 0;
+    for (let i = 0; i < full; i++) {
+      const c4 = norm.charCodeAt(i + 4);
+      const h2 = Math.imul(Math.imul(CHAR_BASIS ^ c0, FNV_PRIME) ^ c1, FNV_PRIME);
+      const h3 = Math.imul(h2 ^ c2, FNV_PRIME);
+      const h4 = Math.imul(h3 ^ c3, FNV_PRIME);
+      const h5 = Math.imul(h4 ^ c4, FNV_PRIME);
+      // charBucket(h, k, bits) << 1
+      ri[p] = (Math.imul((h3 + k3) | 0, 0x9e3779b1) >>> sh) << 1;
+      ri[p + 1] = (Math.imul((h4 + k4) | 0, 0x9e3779b1) >>> sh) << 1;
+      ri[p + 2] = (Math.imul((h5 + k5) | 0, 0x9e3779b1) >>> sh) << 1;
+      p += 3;
+      c0 = c1;
+      c1 = c2;
+      c2 = c3;
+      c3 = c4;
+    }
+    return p;
+  }
+  let p = 0;
+  for (let i = 0; i < full; i++) {
+    let h = CHAR_BASIS;
+    for (let k = 0; k < cmax; k++) {
+      h = Math.imul(h ^ norm.charCodeAt(i + k), FNV_PRIME);
+      if (k + 1 >= cmin) ri[p++] = charBucket(h, k + 1, bits) << 1;
+    }
+  }
+  return p;
+}
+
+/**
+ * Word sums at the sorted token indices pts[0..np): for point k with token index p, sc.ptUni[k*8 + l] = sum of the
+ * unigram rows of tokens < p, ptBi = sum of the bigram rows (t-1, t) for 1 <= t < p, ptEmb / ptEmbN = sum and count
+ * of the folded embedding rows of the in-vocabulary tokens < p. Running sums in token order (exactly the values a
+ * full prefix-sum array would hold at those indices), kept in locals and written out only at the points.
+ */
+function wordPoints(sc: WindowScratch, T: number, mask: number, tbl: Int8Array | Float32Array, words: WordRows | undefined, np: number): void {
+  const th = sc.tokHash;
+  const pts = sc.pts;
+  const pu = sc.ptUni;
+  const pb = sc.ptBi;
+  const pe = sc.ptEmb;
+  const pn = sc.ptEmbN;
+  const wr = words?.rows;
+  const wi = words?.index;
+  let u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0;
+  let b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0, b5 = 0, b6 = 0, b7 = 0;
+  let e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, e5 = 0, e6 = 0, e7 = 0;
+  let en = 0;
+  let k = 0;
+  let prev = 0;
+  for (let t = 0; ; t++) {
+    while (k < np && pts[k] === t) {
+      const d = k << 3;
+      pu[d] = u0; pu[d + 1] = u1; pu[d + 2] = u2; pu[d + 3] = u3; pu[d + 4] = u4; pu[d + 5] = u5; pu[d + 6] = u6; pu[d + 7] = u7;
+      pb[d] = b0; pb[d + 1] = b1; pb[d + 2] = b2; pb[d + 3] = b3; pb[d + 4] = b4; pb[d + 5] = b5; pb[d + 6] = b6; pb[d + 7] = b7;
+      pe[d] = e0; pe[d + 1] = e1; pe[d + 2] = e2; pe[d + 3] = e3; pe[d + 4] = e4; pe[d + 5] = e5; pe[d + 6] = e6; pe[d + 7] = e7;
+      pn[k] = en;
+      k++;
+    }
+    if (t >= T || k >= np) break;
+    const h = th[t] ?? 0;
+    const ru = (fmix(h ^ UNI_SALT) & mask) << 3;
+    u0 += tbl[ru] ?? 0; u1 += tbl[ru + 1] ?? 0; u2 += tbl[ru + 2] ?? 0; u3 += tbl[ru + 3] ?? 0;
+    u4 += tbl[ru + 4] ?? 0; u5 += tbl[ru + 5] ?? 0; u6 += tbl[ru + 6] ?? 0; u7 += tbl[ru + 7] ?? 0;
+    if (t > 0) {
+      const rb = (fmix(combine(prev, h) ^ BI_SALT) & mask) << 3;
+      b0 += tbl[rb] ?? 0; b1 += tbl[rb + 1] ?? 0; b2 += tbl[rb + 2] ?? 0; b3 += tbl[rb + 3] ?? 0;
+      b4 += tbl[rb + 4] ?? 0; b5 += tbl[rb + 5] ?? 0; b6 += tbl[rb + 6] ?? 0; b7 += tbl[rb + 7] ?? 0;
+    }
+    prev = h;
+    if (wi !== undefined && wr !== undefined) {
+      const r = wi.get(h);
+      if (r >= 0) {
+        const q = r << 3;
+        e0 += wr[q] ?? 0; e1 += wr[q + 1] ?? 0; e2 += wr[q + 2] ?? 0; e3 += wr[q + 3] ?? 0;
+        e4 += wr[q + 4] ?? 0; e5 += wr[q + 5] ?? 0; e6 += wr[q + 6] ?? 0; e7 += wr[q + 7] ?? 0;
+        en++;
+      }
+    }
+  }
+}
+
 /** Index of x in the sorted array bnd (x is present). */
-function boundaryIndex(bnd: number[], x: number): number {
+function boundaryIndex(bnd: Int32Array, x: number, n: number): number {
   let lo = 0;
-  let hi = bnd.length - 1;
+  let hi = n - 1;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if ((bnd[mid] ?? 0) < x) lo = mid + 1;
@@ -66,98 +185,118 @@ function charGramRow(s: string, from: number, k: number, bits: number): number {
   return charBucket(h, k, bits);
 }
 
-/**
- * Max logit per label over the windows `segs` ([a, b) offsets into `norm`, each at least 2 * charMax long)
- * into out[0..L). Equal, up to float rounding, to featurising each window on its own, except at a window's two
- * edges: a word cut by the edge is left out of the word features (its char n-grams are kept), and a lexicon
- * phrase cut by the edge still tags its inside tokens.
- */
-export function windowScores(
-  cfg: FeatureConfig,
-  norm: string,
-  segs: ReadonlyArray<readonly [number, number]>,
-  w: WeightTable,
-  out: Float64Array,
-  sc: WindowScratch,
-  words?: WordRows,
-): void {
-  const L = w.L;
+/** Char n-gram prefix sums at the sorted window boundaries (sc.bnd[0..nb), sc.charPre); returns nb. */
+function charPrefix(cfg: FeatureConfig, norm: string, segs: ReadonlyArray<readonly [number, number]>, w: WeightTable, sc: WindowScratch): number {
   const N = norm.length;
-  sc.ensure(N, L);
-  const mask = (1 << cfg.bits) - 1;
   const bits = cfg.bits;
   const cmin = cfg.charMin;
   const cmax = cfg.charMax;
-  const tbl = w.table;
-
   // --- char n-grams of norm. charPre[j*8 + l] = weight sum of the n-grams starting before bnd[j], for the sorted
-  // window boundaries bnd (only those prefix values are needed). With the packed table (q8: each row's 8 weights as
-  // biased bytes in two 32-bit words), rows are summed two 16-bit lanes per add and unpacked every FLUSH positions.
-  const bnd: number[] = [];
-  for (const [a, b] of segs) bnd.push(a, b);
-  bnd.sort((x, y) => x - y);
-  const nb = bnd.length;
-  if (sc.charPre.length < (nb + 1) * 8) sc.charPre = new Float64Array((nb + 1) * 8);
+  // window boundaries bnd (only those prefix values are needed). Integer (q8) tables are read as 32-bit words (a
+  // row's 8 weights are two words; x ^ 0x80 turns an int8 byte into the biased byte x + 128), summed two 16-bit lanes
+  // per add and unpacked at every boundary and every FLUSH_ROWS rows: integer sums, so exact in any order.
+  const nb = segs.length * 2;
+  if (sc.bnd.length < nb) sc.bnd = new Int32Array(Math.max(nb, sc.bnd.length * 2));
+  const bnd = sc.bnd;
+  let nbFill = 0;
+  for (const [a, b] of segs) {
+    bnd[nbFill++] = a;
+    bnd[nbFill++] = b;
+  }
+  sortPrefix(bnd, nb);
+  if (sc.charPre.length < (nb + 1) * 8) sc.charPre = new Float64Array(Math.max((nb + 1) * 8, sc.charPre.length * 2));
   const cp = sc.charPre;
   const tot = sc.edge;
   tot.fill(0, 0, 8);
-  let j = 0;
-  const pk = w.packed;
-  if (pk !== undefined) {
+  const u32 = w.words32;
+  if (u32 !== undefined) {
+    const ri = sc.rowIdx;
+    // rows of the n-grams starting at each position, flattened: (N - cmax + 1) full positions x orders
+    const orders = cmax - cmin + 1;
+    const full = Math.max(0, N - cmax + 1);
+    // the default orders 3..5 are hashed in the gather loop; other orders first into ri
+    const fast = cmin === 3 && cmax === 5;
+    if (!fast) charRows(norm, full, cmin, cmax, bits, ri);
+    const sh = 32 - bits;
+    let c0 = norm.charCodeAt(0), c1 = norm.charCodeAt(1), c2 = norm.charCodeAt(2), c3 = norm.charCodeAt(3);
+    const flushPositions = Math.max(1, Math.floor(FLUSH_ROWS / orders));
     let e0 = 0, o0 = 0, e1 = 0, o1 = 0, cnt = 0;
-    const fast345 = cmin === 3 && cmax === 5;
-    for (let i = 0; i <= N; i++) {
-      const at = j < nb && bnd[j] === i;
-      if (at || cnt >= FLUSH_ROWS || i === N) {
-        const bias = 128 * cnt;
-        tot[0] = (tot[0] ?? 0) + ((e0 & 0xffff) - bias); tot[2] = (tot[2] ?? 0) + ((e0 >>> 16) - bias);
-        tot[1] = (tot[1] ?? 0) + ((o0 & 0xffff) - bias); tot[3] = (tot[3] ?? 0) + ((o0 >>> 16) - bias);
-        tot[4] = (tot[4] ?? 0) + ((e1 & 0xffff) - bias); tot[6] = (tot[6] ?? 0) + ((e1 >>> 16) - bias);
-        tot[5] = (tot[5] ?? 0) + ((o1 & 0xffff) - bias); tot[7] = (tot[7] ?? 0) + ((o1 >>> 16) - bias);
-        e0 = 0; o0 = 0; e1 = 0; o1 = 0; cnt = 0;
-        while (j < nb && bnd[j] === i) {
-          cp.set(tot.subarray(0, 8), j * 8);
-          j++;
+    let j = 0;
+    let i = 0;
+    for (;;) {
+      while (j < nb && bnd[j] === i) {
+        const d = j << 3;
+        cp[d] = tot[0] ?? 0; cp[d + 1] = tot[1] ?? 0; cp[d + 2] = tot[2] ?? 0; cp[d + 3] = tot[3] ?? 0;
+        cp[d + 4] = tot[4] ?? 0; cp[d + 5] = tot[5] ?? 0; cp[d + 6] = tot[6] ?? 0; cp[d + 7] = tot[7] ?? 0;
+        j++;
+      }
+      if (i >= N) break;
+      const next = j < nb ? (bnd[j] ?? N) : N;
+      const stop = Math.min(next, i + flushPositions);
+      // full positions: their rows are ri[i*orders, stop*orders)
+      const fe = Math.min(stop, full);
+      if (i < fe && fast) {
+        // the default 3..5-gram orders: hashed here, the five chars rolled in registers (one charCodeAt per position)
+        for (let q = i; q < fe; q++) {
+          const c4 = norm.charCodeAt(q + 4);
+          const h2 = Math.imul(Math.imul(CHAR_BASIS ^ c0, FNV_PRIME) ^ c1, FNV_PRIME);
+          const h3 = Math.imul(h2 ^ c2, FNV_PRIME);
+          const h4 = Math.imul(h3 ^ c3, FNV_PRIME);
+          const h5 = Math.imul(h4 ^ c4, FNV_PRIME);
+          c0 = c1; c1 = c2; c2 = c3; c3 = c4;
+          // charBucket(h, k, bits) << 1
+          const r3 = (Math.imul((h3 + K3) | 0, 0x9e3779b1) >>> sh) << 1;
+          const r4 = (Math.imul((h4 + K4) | 0, 0x9e3779b1) >>> sh) << 1;
+          const r5 = (Math.imul((h5 + K5) | 0, 0x9e3779b1) >>> sh) << 1;
+          const a0 = (u32[r3] ?? 0) ^ 0x80808080, a1 = (u32[r3 + 1] ?? 0) ^ 0x80808080;
+          const b0 = (u32[r4] ?? 0) ^ 0x80808080, b1 = (u32[r4 + 1] ?? 0) ^ 0x80808080;
+          const d0 = (u32[r5] ?? 0) ^ 0x80808080, d1 = (u32[r5 + 1] ?? 0) ^ 0x80808080;
+          e0 += (a0 & 0x00ff00ff) + (b0 & 0x00ff00ff) + (d0 & 0x00ff00ff);
+          o0 += ((a0 >>> 8) & 0x00ff00ff) + ((b0 >>> 8) & 0x00ff00ff) + ((d0 >>> 8) & 0x00ff00ff);
+          e1 += (a1 & 0x00ff00ff) + (b1 & 0x00ff00ff) + (d1 & 0x00ff00ff);
+          o1 += ((a1 >>> 8) & 0x00ff00ff) + ((b1 >>> 8) & 0x00ff00ff) + ((d1 >>> 8) & 0x00ff00ff);
         }
-      }
-      if (i === N) break;
-      if (fast345 && i + 5 <= N) {
-        // the default 3..5-gram orders unrolled: five chars, five FNV steps, three rows, no inner loop
-        const h2 = Math.imul(Math.imul(CHAR_BASIS ^ norm.charCodeAt(i), FNV_PRIME) ^ norm.charCodeAt(i + 1), FNV_PRIME);
-        const h3 = Math.imul(h2 ^ norm.charCodeAt(i + 2), FNV_PRIME);
-        const h4 = Math.imul(h3 ^ norm.charCodeAt(i + 3), FNV_PRIME);
-        const h5 = Math.imul(h4 ^ norm.charCodeAt(i + 4), FNV_PRIME);
-        const r3 = charBucket(h3, 3, bits) << 1;
-        const r4 = charBucket(h4, 4, bits) << 1;
-        const r5 = charBucket(h5, 5, bits) << 1;
-        const a0 = pk[r3] ?? 0x80808080, a1 = pk[r3 + 1] ?? 0x80808080;
-        const b0 = pk[r4] ?? 0x80808080, b1 = pk[r4 + 1] ?? 0x80808080;
-        const d0 = pk[r5] ?? 0x80808080, d1 = pk[r5 + 1] ?? 0x80808080;
-        e0 += (a0 & 0x00ff00ff) + (b0 & 0x00ff00ff) + (d0 & 0x00ff00ff);
-        o0 += ((a0 >>> 8) & 0x00ff00ff) + ((b0 >>> 8) & 0x00ff00ff) + ((d0 >>> 8) & 0x00ff00ff);
-        e1 += (a1 & 0x00ff00ff) + (b1 & 0x00ff00ff) + (d1 & 0x00ff00ff);
-        o1 += ((a1 >>> 8) & 0x00ff00ff) + ((b1 >>> 8) & 0x00ff00ff) + ((d1 >>> 8) & 0x00ff00ff);
-        cnt += 3;
-        continue;
-      }
-      let h = CHAR_BASIS;
-      const kmax = Math.min(cmax, N - i);
-      for (let k = 0; k < kmax; k++) {
-        h = Math.imul(h ^ norm.charCodeAt(i + k), FNV_PRIME);
-        if (k + 1 >= cmin) {
-          const r = charBucket(h, k + 1, bits) << 1;
-          const w0 = pk[r] ?? 0x80808080;
-          const w1 = pk[r + 1] ?? 0x80808080;
+        cnt += (fe - i) * 3;
+      } else if (i < fe) {
+        const pe = fe * orders;
+        for (let p = i * orders; p < pe; p++) {
+          const r = ri[p] ?? 0;
+          const w0 = (u32[r] ?? 0) ^ 0x80808080;
+          const w1 = (u32[r + 1] ?? 0) ^ 0x80808080;
           e0 += w0 & 0x00ff00ff; o0 += (w0 >>> 8) & 0x00ff00ff;
           e1 += w1 & 0x00ff00ff; o1 += (w1 >>> 8) & 0x00ff00ff;
-          cnt++;
+        }
+        cnt += (fe - i) * orders;
+      }
+      // the last cmax - 1 positions: fewer orders fit
+      for (let q = Math.max(i, full); q < stop; q++) {
+        let h = CHAR_BASIS;
+        const kmax = Math.min(cmax, N - q);
+        for (let k = 0; k < kmax; k++) {
+          h = Math.imul(h ^ norm.charCodeAt(q + k), FNV_PRIME);
+          if (k + 1 >= cmin) {
+            const r = charBucket(h, k + 1, bits) << 1;
+            const w0 = (u32[r] ?? 0) ^ 0x80808080;
+            const w1 = (u32[r + 1] ?? 0) ^ 0x80808080;
+            e0 += w0 & 0x00ff00ff; o0 += (w0 >>> 8) & 0x00ff00ff;
+            e1 += w1 & 0x00ff00ff; o1 += (w1 >>> 8) & 0x00ff00ff;
+            cnt++;
+          }
         }
       }
+      const bias = 128 * cnt;
+      tot[0] = (tot[0] ?? 0) + ((e0 & 0xffff) - bias); tot[2] = (tot[2] ?? 0) + ((e0 >>> 16) - bias);
+      tot[1] = (tot[1] ?? 0) + ((o0 & 0xffff) - bias); tot[3] = (tot[3] ?? 0) + ((o0 >>> 16) - bias);
+      tot[4] = (tot[4] ?? 0) + ((e1 & 0xffff) - bias); tot[6] = (tot[6] ?? 0) + ((e1 >>> 16) - bias);
+      tot[5] = (tot[5] ?? 0) + ((o1 & 0xffff) - bias); tot[7] = (tot[7] ?? 0) + ((o1 >>> 16) - bias);
+      e0 = 0; o0 = 0; e1 = 0; o1 = 0; cnt = 0;
+      i = stop;
     }
   } else {
+    let j = 0;
     for (let i = 0; i <= N; i++) {
       while (j < nb && bnd[j] === i) {
-        cp.set(tot.subarray(0, 8), j * 8);
+        for (let l = 0; l < 8; l++) cp[j * 8 + l] = tot[l] ?? 0;
         j++;
       }
       if (i === N) break;
@@ -170,6 +309,12 @@ export function windowScores(
     }
   }
 
+  return nb;
+}
+
+/** Tokens of norm with their spans and hashes (sc.tokStart / tokEnd / tokHash); returns the count. */
+function scanTokens(norm: string, sc: WindowScratch): number {
+  const N = norm.length;
   // --- tokens with spans (same boundary rules as tokenHashes)
   const ts = sc.tokStart;
   const te = sc.tokEnd;
@@ -179,7 +324,7 @@ export function windowScores(
   let hw = FNV_OFFSET; // hashToken of the current word, built as it is scanned
   for (let i = 0; i <= N; i++) {
     const c = i < N ? norm.charCodeAt(i) : 32;
-    let word = isWordCode(c);
+    let word = c < 128 ? ASCII_WORD[c] === 1 : isWordCode(c);
     if (!word && c === 39 && start >= 0 && i + 1 < N && isWordCode(norm.charCodeAt(i + 1))) word = true;
     if (word) {
       if (start < 0) {
@@ -195,60 +340,16 @@ export function windowScores(
       start = -1;
     }
   }
-  // uniPre[t] = sum of unigram rows of tokens < t; biPre[t] = sum of bigram rows (t'-1, t') for 1 <= t' < t
-  const up = sc.uniPre;
-  const bp = sc.biPre;
-  for (let l = 0; l < L; l++) {
-    up[l] = 0;
-    bp[l] = 0;
-  }
-  for (let t = 0; t < T; t++) {
-    const d = (t + 1) << 3;
-    const h = th[t] ?? 0;
-    const ru = (fmix(h ^ UNI_SALT) & mask) << 3;
-    up[d] = (up[d - 8] ?? 0) + (tbl[ru] ?? 0); up[d + 1] = (up[d - 7] ?? 0) + (tbl[ru + 1] ?? 0);
-    up[d + 2] = (up[d - 6] ?? 0) + (tbl[ru + 2] ?? 0); up[d + 3] = (up[d - 5] ?? 0) + (tbl[ru + 3] ?? 0);
-    up[d + 4] = (up[d - 4] ?? 0) + (tbl[ru + 4] ?? 0); up[d + 5] = (up[d - 3] ?? 0) + (tbl[ru + 5] ?? 0);
-    up[d + 6] = (up[d - 2] ?? 0) + (tbl[ru + 6] ?? 0); up[d + 7] = (up[d - 1] ?? 0) + (tbl[ru + 7] ?? 0);
-    if (t > 0) {
-      const rb = (fmix(combine(th[t - 1] ?? 0, h) ^ BI_SALT) & mask) << 3;
-      bp[d] = (bp[d - 8] ?? 0) + (tbl[rb] ?? 0); bp[d + 1] = (bp[d - 7] ?? 0) + (tbl[rb + 1] ?? 0);
-      bp[d + 2] = (bp[d - 6] ?? 0) + (tbl[rb + 2] ?? 0); bp[d + 3] = (bp[d - 5] ?? 0) + (tbl[rb + 3] ?? 0);
-      bp[d + 4] = (bp[d - 4] ?? 0) + (tbl[rb + 4] ?? 0); bp[d + 5] = (bp[d - 3] ?? 0) + (tbl[rb + 5] ?? 0);
-      bp[d + 6] = (bp[d - 2] ?? 0) + (tbl[rb + 6] ?? 0); bp[d + 7] = (bp[d - 1] ?? 0) + (tbl[rb + 7] ?? 0);
-    } else {
-      for (let l = 0; l < 8; l++) bp[d + l] = bp[d - 8 + l] ?? 0;
-    }
-  }
+  return T;
+}
 
-  // --- folded word-embedding rows: prefix sums of the in-vocabulary tokens' rows and of their count
-  const ep = sc.embPre;
-  const ec = sc.embCnt;
-  if (words !== undefined) {
-    const wr = words.rows;
-    const wi = words.index;
-    for (let l = 0; l < 8; l++) ep[l] = 0;
-    ec[0] = 0;
-    for (let t = 0; t < T; t++) {
-      const d = (t + 1) << 3;
-      const r = wi.get(th[t] ?? 0);
-      if (r < 0) {
-        for (let l = 0; l < 8; l++) ep[d + l] = ep[d - 8 + l] ?? 0;
-        ec[t + 1] = ec[t] ?? 0;
-        continue;
-      }
-      const rb = r << 3;
-      for (let l = 0; l < 8; l++) ep[d + l] = (ep[d - 8 + l] ?? 0) + (wr[rb + l] ?? 0);
-      ec[t + 1] = (ec[t] ?? 0) + 1;
-    }
-  }
-
-  // --- lexicon tags of the whole token sequence
+/** Lexicon tags of the whole token sequence (sc.tags, uniTag / biTag / triTag, negPre); returns the tagged count. */
+function lexiconTags(sc: WindowScratch, T: number): number {
+  const th = sc.tokHash;
   const tags = sc.tags;
   const tagged = sc.tagged;
   let nTagged = 0;
-  const lexOn = cfg.lexScale !== 0 && T > 0;
-  if (lexOn) {
+  {
     // per token: its unigram tag, the tag of the bigram ending at it and of the trigram ending at it (a window
     // takes only the phrases wholly inside it, see localTag)
     const ut = sc.uniTag;
@@ -291,37 +392,112 @@ export function windowScores(
     }
   }
 
+  return nTagged;
+}
+
+/**
+ * Max logit per label over the windows `segs` ([a, b) offsets into `norm`, each at least 2 * charMax long)
+ * into out[0..L). Equal, up to float rounding, to featurising each window on its own, except at a window's two
+ * edges: a word cut by the edge is left out of the word features (its char n-grams are kept), and a lexicon
+ * phrase cut by the edge still tags its inside tokens.
+ */
+export function windowScores(
+  cfg: FeatureConfig,
+  norm: string,
+  segs: ReadonlyArray<readonly [number, number]>,
+  w: WeightTable,
+  out: Float64Array,
+  sc: WindowScratch,
+  words?: WordRows,
+): void {
+  const L = w.L;
+  const N = norm.length;
+  sc.ensure(N, L, (cfg.charMax - cfg.charMin + 1) * N, segs.length);
+  const mask = (1 << cfg.bits) - 1;
+  const bits = cfg.bits;
+  const cmin = cfg.charMin;
+  const cmax = cfg.charMax;
+  const tbl = w.table;
+
+  const nb = charPrefix(cfg, norm, segs, w, sc);
+  const bnd = sc.bnd;
+  const cp = sc.charPre;
+  const T = scanTokens(norm, sc);
+  const ts = sc.tokStart;
+  const te = sc.tokEnd;
+  // tokens wholly inside each window, and the token indices whose word sums the windows read
+  const nseg = segs.length;
+  const wta = sc.winTa;
+  const wtb = sc.winTb;
+  const pts = sc.pts;
+  let npts = 0;
+  {
+    let ta = 0;
+    let tb = 0;
+    for (let s = 0; s < nseg; s++) {
+      const seg = segs[s];
+      const a = seg?.[0] ?? 0;
+      const b = seg?.[1] ?? 0;
+      while (ta < T && (ts[ta] ?? 0) < a) ta++;
+      if (tb < ta) tb = ta;
+      while (tb < T && (te[tb] ?? 0) <= b) tb++;
+      wta[s] = ta;
+      wtb[s] = tb;
+      pts[npts++] = ta;
+      pts[npts++] = Math.min(ta + 1, tb);
+      pts[npts++] = tb;
+    }
+  }
+  sortPrefix(pts, npts);
+  let np = 0;
+  for (let i = 0; i < npts; i++) if (np === 0 || pts[np - 1] !== pts[i]) pts[np++] = pts[i] ?? 0;
+  wordPoints(sc, T, mask, tbl, words, np);
+  const pu = sc.ptUni;
+  const pb = sc.ptBi;
+  const pe = sc.ptEmb;
+  const pn = sc.ptEmbN;
+  const lexOn = cfg.lexScale !== 0 && T > 0;
+  const nTagged = lexOn ? lexiconTags(sc, T) : 0;
+  const tagged = sc.tagged;
+
   // --- windows
   out.fill(-Infinity, 0, L);
   const edge = sc.edge;
   // per conjunction: the last token (in this window) holding a class of its first / second mask
-  const lastA = new Int32Array(CONJ.length);
-  const lastB = new Int32Array(CONJ.length);
+  const lastA = sc.lastA;
+  const lastB = sc.lastB;
   const lexBase = (1 << cfg.bits) * L;
   const zw = sc.window;
-  let ta = 0;
-  let tb = 0;
   let ga = 0;
-  for (const [a, b] of segs) {
+  for (let s = 0; s < nseg; s++) {
+    const seg = segs[s];
+    const a = seg?.[0] ?? 0;
+    const b = seg?.[1] ?? 0;
     // char n-grams of ' ' + norm[a, b) + ' ': the prefix difference holds those starting in [a, b); take out the
     // ones running past b and add the ones on the virtual edge spaces
     edge.fill(0, 0, L);
     for (let i = Math.max(a, b - cmax + 1); i < b; i++) {
       for (let k = cmin; k <= cmax; k++) if (i + k > b && i + k <= N) addRow(edge, 0, w, charGramRow(norm, i, k, bits), -1);
     }
-    const left = ' ' + norm.slice(a, a + cmax - 1);
-    for (let k = cmin; k <= Math.min(cmax, left.length); k++) addRow(edge, 0, w, charGramRow(left, 0, k, bits), 1);
-    const right = norm.slice(b - cmax + 1, b) + ' ';
-    for (let k = cmin; k <= Math.min(cmax, right.length); k++) addRow(edge, 0, w, charGramRow(right, right.length - k, k, bits), 1);
+    // ' ' + norm[a, a + k - 1) and norm[b - k + 1, b) + ' ' (b - a >= 2 * cmax, so both fit inside the window)
+    let hl = Math.imul(CHAR_BASIS ^ 32, FNV_PRIME);
+    for (let k = 2; k <= cmax; k++) {
+      hl = Math.imul(hl ^ norm.charCodeAt(a + k - 2), FNV_PRIME);
+      if (k >= cmin) addRow(edge, 0, w, charBucket(hl, k, bits), 1);
+    }
+    for (let k = cmin; k <= cmax; k++) {
+      let hr = CHAR_BASIS;
+      for (let q = b - k + 1; q < b; q++) hr = Math.imul(hr ^ norm.charCodeAt(q), FNV_PRIME);
+      addRow(edge, 0, w, charBucket(Math.imul(hr ^ 32, FNV_PRIME), k, bits), 1);
+    }
     const m = b - a + 2;
     let nChar = 0;
     for (let k = cmin; k <= cmax; k++) nChar += Math.max(0, m - k + 1);
     const vc = cfg.charScale / Math.sqrt(Math.max(nChar, cfg.charFloor));
 
-    // tokens wholly inside [a, b)
-    while (ta < T && (ts[ta] ?? 0) < a) ta++;
-    if (tb < ta) tb = ta;
-    while (tb < T && (te[tb] ?? 0) <= b) tb++;
+    // tokens wholly inside [a, b): [ta, tb)
+    const ta = wta[s] ?? 0;
+    const tb = wtb[s] ?? 0;
     const nt = Math.max(0, tb - ta);
     const nw = nt + Math.max(0, nt - 1);
     const vw = nw > 0 ? cfg.wordScale / Math.sqrt(Math.max(nw, cfg.wordFloor)) : 0;
@@ -333,19 +509,21 @@ export function windowScores(
       fired = windowLexicon(sc, tagged, ga, nTagged, ta, tb, lastA, lastB);
     }
 
-    const ca = boundaryIndex(bnd, a) * 8;
-    const cb = boundaryIndex(bnd, b) * 8;
-    const ua = ta * L;
-    const ub = Math.max(ta, tb) * L;
-    const ba = Math.min(ta + 1, Math.max(ta, tb)) * L;
-    const ne = words !== undefined ? (ec[Math.max(ta, tb)] ?? 0) - (ec[ta] ?? 0) : 0;
+    const ca = boundaryIndex(bnd, a, nb) * 8;
+    const cb = boundaryIndex(bnd, b, nb) * 8;
+    const ka = boundaryIndex(pts, ta, np);
+    const kb = boundaryIndex(pts, tb, np);
+    const ua = ka * 8;
+    const ub = kb * 8;
+    const ba = boundaryIndex(pts, Math.min(ta + 1, tb), np) * 8;
+    const ne = words !== undefined ? (pn[kb] ?? 0) - (pn[ka] ?? 0) : 0;
     const ke = ne > 0 && words !== undefined ? 1 / Math.max(ne, words.floor) : 0;
     for (let l = 0; l < L; l++) {
       const chars = (cp[cb + l] ?? 0) - (cp[ca + l] ?? 0) + (edge[l] ?? 0);
-      const wordSum = (up[ub + l] ?? 0) - (up[ua + l] ?? 0) + (bp[ub + l] ?? 0) - (bp[ba + l] ?? 0);
+      const wordSum = (pu[ub + l] ?? 0) - (pu[ua + l] ?? 0) + (pb[ub + l] ?? 0) - (pb[ba + l] ?? 0);
       let lex = 0;
       if (fired !== 0) for (let f = 0; f < LEX_FEATURE_COUNT; f++) if (fired & (1 << f)) lex += tbl[lexBase + f * L + l] ?? 0;
-      const emb = ke !== 0 ? ((ep[ub + l] ?? 0) - (ep[ua + l] ?? 0)) * ke : 0;
+      const emb = ke !== 0 ? ((pe[ub + l] ?? 0) - (pe[ua + l] ?? 0)) * ke : 0;
       zw[l] = (w.bias[l] ?? 0) + (w.scales[l] ?? 1) * (chars * vc + wordSum * vw + lex * cfg.lexScale) + emb;
     }
     applyStructure(zw, fired);

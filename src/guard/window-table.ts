@@ -3,8 +3,11 @@
 export interface WeightTable {
   /** L must be 8. */
   table: Int8Array | Float32Array;
-  /** Optional copy of an integer table (|w| <= 127): row r's weights + 128 as bytes, labels 0-3 in word 2r, 4-7 in 2r+1. */
-  packed?: Uint32Array;
+  /**
+   * For an Int8Array table on a little-endian machine: a 32-bit view of the same bytes (row r's labels 0-3 in word
+   * 2r, 4-7 in 2r + 1; x ^ 0x80808080 gives the four weights + 128 as bytes). No copy of the table.
+   */
+  words32?: Uint32Array;
   scales: ArrayLike<number>;
   bias: ArrayLike<number>;
   L: number;
@@ -16,8 +19,22 @@ export class WindowScratch {
   tokStart = new Int32Array(0);
   tokEnd = new Int32Array(0);
   tokHash = new Uint32Array(0);
-  uniPre = new Float64Array(0);
-  biPre = new Float64Array(0);
+  /** Per window: its first token and the token after its last (window-scores.ts). */
+  winTa = new Int32Array(0);
+  winTb = new Int32Array(0);
+  /** Sorted distinct token indices where word sums are read, and the sums there (8 per point). */
+  pts = new Int32Array(0);
+  ptUni = new Float64Array(0);
+  ptBi = new Float64Array(0);
+  ptEmb = new Float64Array(0);
+  ptEmbN = new Int32Array(0);
+  /** Sorted window boundaries. */
+  bnd = new Int32Array(0);
+  /** Char n-gram row offsets per position (window-scores.ts charRows). */
+  rowIdx = new Int32Array(0);
+  /** Per-conjunction scratch of windowLexicon. */
+  lastA = new Int32Array(16);
+  lastB = new Int32Array(16);
   tags = new Int32Array(0);
   negPre = new Int32Array(0);
   tagged = new Int32Array(0);
@@ -25,14 +42,26 @@ export class WindowScratch {
   biTag = new Int32Array(0);
   triTag = new Int32Array(0);
   edge = new Float64Array(0);
-  embPre = new Float64Array(0);
-  embCnt = new Int32Array(0);
   /** One window's logits. */
   window = new Float64Array(8);
 
-  ensure(len: number, L: number): void {
-    if (this.charPre.length < (len + 2) * L) this.charPre = new Float64Array(Math.max((len + 2) * L, this.charPre.length * 2));
-    const tcap = len + 2;
+  /**
+   * Room for a text of len UTF-16 units: charRows n-gram row offsets, and tokens (at most one per two units: tokens
+   * are separated by a non-word unit), and nseg windows.
+   */
+  ensure(len: number, L: number, charRows: number, nseg: number): void {
+    if (this.winTa.length < nseg) {
+      const c = Math.max(nseg, this.winTa.length * 2);
+      this.winTa = new Int32Array(c);
+      this.winTb = new Int32Array(c);
+      this.pts = new Int32Array(3 * c);
+      this.ptUni = new Float64Array(3 * c * L);
+      this.ptBi = new Float64Array(3 * c * L);
+      this.ptEmb = new Float64Array(3 * c * L);
+      this.ptEmbN = new Int32Array(3 * c);
+    }
+    if (this.rowIdx.length < charRows) this.rowIdx = new Int32Array(Math.max(charRows, this.rowIdx.length * 2));
+    const tcap = (len >> 1) + 3;
     if (this.tokStart.length < tcap) {
       const c = Math.max(tcap, this.tokStart.length * 2);
       this.tokStart = new Int32Array(c);
@@ -44,25 +73,15 @@ export class WindowScratch {
       this.uniTag = new Int32Array(c);
       this.biTag = new Int32Array(c);
       this.triTag = new Int32Array(c);
-      this.uniPre = new Float64Array((c + 1) * L);
-      this.biPre = new Float64Array((c + 1) * L);
-      this.embPre = new Float64Array((c + 1) * L);
-      this.embCnt = new Int32Array(c + 1);
     }
     if (this.edge.length < L) this.edge = new Float64Array(L);
   }
 }
 
-/** Pack an integer weight table (8 labels, values in [-127, 127]) for windowScores. */
-export function packTable(q: Int8Array): Uint32Array {
-  const rows = q.length >> 3;
-  const out = new Uint32Array(rows * 2);
-  for (let r = 0; r < rows; r++) {
-    for (let h = 0; h < 2; h++) {
-      let v = 0;
-      for (let k = 0; k < 4; k++) v |= (((q[r * 8 + h * 4 + k] ?? 0) + 128) & 0xff) << (8 * k);
-      out[r * 2 + h] = v >>> 0;
-    }
-  }
-  return out;
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/** The 32-bit view of an int8 table for windowScores (undefined on a big-endian machine: byte order differs). */
+export function words32View(q: Int8Array): Uint32Array | undefined {
+  if (!LITTLE_ENDIAN || q.byteOffset % 4 !== 0 || q.length % 8 !== 0) return undefined;
+  return new Uint32Array(q.buffer, q.byteOffset, q.length >> 2);
 }

@@ -113,6 +113,19 @@ describe('compactForScoring (worker copy of the model)', () => {
     for (const p of probes) expect(Array.from(scoreTextArray(compact, p))).toEqual(Array.from(scoreTextArray(full, p)));
   });
 
+  it('a score-only parse fills the int8 table directly and scores exactly like a full parse', () => {
+    const model = trainModel(syntheticExamples(), TEST_TRAIN);
+    quantizeWeights(model);
+    const json = serializeModel(model);
+    const full = parseModel(json);
+    const direct = parseModel(json, { scoringOnly: true });
+    expect(direct.weights.length).toBe(0);
+    for (const p of probes) expect(Array.from(logitsOf(direct, p))).toEqual(Array.from(logitsOf(full, p)));
+    // an f32 model ignores the option (it has no int8 table to fill)
+    const f32 = parseModel(serializeModel(trainModel(syntheticExamples(), TEST_TRAIN)), { scoringOnly: true });
+    expect(f32.weights.length).toBeGreaterThan(0);
+  });
+
   it('leaves an f32 model untouched (its scoring reads the float weights)', () => {
     const model = trainModel(syntheticExamples(), TEST_TRAIN);
     const n = model.weights.length;
