@@ -351,6 +351,13 @@ export class MemoryStore implements Store {
     }
   }
 
+  /** Resolves once the writes made so far are committed and flushed (remap.ts awaits it before its gate). */
+  async flushWrites(): Promise<void> {
+    if (this.#closed) return;
+    await this.#dbs.root.committed;
+    await this.#dbs.root.flushed;
+  }
+
   /** Waits for every write to be committed and flushed, then closes the database. */
   async close(): Promise<void> {
     if (this.#closed) return;
