@@ -75,8 +75,11 @@ export interface MemoryStoreOptions {
  */
 export const SETTLE_CHUNK = 16;
 
-/** Expired kv entries removed per LMDB transaction of a sweep (each transaction body is one short event-loop turn). */
-export const KV_SWEEP_BATCH = 256;
+/**
+ * Expired kv entries removed per LMDB transaction of a sweep (each transaction body is one event-loop turn):
+ * ~5 us per entry measured, so 64 hold the loop about 0.3-0.5 ms (256 held it 1.4 ms, more under contention).
+ */
+export const KV_SWEEP_BATCH = 64;
 
 export function defaultDbPath(snapshotPath: string): string {
   return join(dirname(snapshotPath), 'store.lmdb');
