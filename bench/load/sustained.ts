@@ -19,7 +19,8 @@
  * BENCH_TARGETS (comma-separated of direct, proxy, embedded, redis, processes, workers, slow; default all) runs a
  * subset (without direct, the added columns are left empty), for before/after measurements of one change; BENCH_OUT is the
  * file the table is appended to (default bench/results/latest.md, empty for none); BENCH_GATEWAY_NODE_OPTIONS is the gateway's
- * NODE_OPTIONS (for example a memory probe preloaded with --import); BENCH_CLOSED_SECONDS=0 skips the closed-loop half of each row
+ * NODE_OPTIONS (for example a memory probe preloaded with --import, or bench/load/loop-probe.ts: event-loop stalls split into
+ * on-CPU and run-queue time, and GC pauses); BENCH_CLOSED_SECONDS=0 skips the closed-loop half of each row
  * (fixed-rate latency only, for interleaved before/after tail measurements). The gateway runs as an operator runs it:
  * upstreams in the config (the separate simulator process), no in-process simulator.
  */
