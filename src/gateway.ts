@@ -4,6 +4,7 @@ import type { SettlementJournal } from './billing/settlement-journal.js';
 import { GUARD_CATEGORIES, type GatewayConfig, type GuardCategory } from './config/schema.js';
 import { GatewayError } from './errors/gateway-error.js';
 import { Logger } from './obs/logger.js';
+import { watchEventLoop } from './obs/event-loop.js';
 import { Metrics } from './obs/metrics.js';
 import { metricsHandler } from './obs/metrics-route.js';
 import { Authenticator, DEGRADED_KEY_CACHE_TTL_MS } from './pipeline/authenticate.js';
@@ -67,6 +68,7 @@ export async function startGateway(
 ): Promise<Gateway> {
   const log = opts.logger ?? new Logger(config.log.level, config.log.json);
   const metrics = new Metrics();
+  const loop = watchEventLoop(metrics);
   let catalog = new Catalog(config.models, config.aliases);
   const pool = new WorkerPool(config.workers);
   const health = new EndpointHealth(config.health);
@@ -168,6 +170,7 @@ export async function startGateway(
     },
     async close() {
       healthSync.stop();
+      loop.stop();
       running.close();
       // Requests in flight complete (and queue their settlement) before the queue is flushed and closed.
       if (!(await running.drain(config.shutdownGraceMs))) log.warn('shutdown: requests still in flight after the grace period');

@@ -19,7 +19,9 @@
  * BENCH_TARGETS (comma-separated of direct, proxy, embedded, redis, processes, workers, slow; default all) runs a
  * subset (without direct, the added columns are left empty), for before/after measurements of one change; BENCH_OUT is the
  * file the table is appended to (default bench/results/latest.md, empty for none); BENCH_GATEWAY_NODE_OPTIONS is the gateway's
- * NODE_OPTIONS (for example a memory probe preloaded with --import). The gateway runs as an operator runs it:
+ * NODE_OPTIONS (for example a memory probe preloaded with --import, or bench/load/loop-probe.ts: event-loop stalls split into
+ * on-CPU and run-queue time, and GC pauses); BENCH_CLOSED_SECONDS=0 skips the closed-loop half of each row
+ * (fixed-rate latency only, for interleaved before/after tail measurements). The gateway runs as an operator runs it:
  * upstreams in the config (the separate simulator process), no in-process simulator.
  */
 import autocannon from 'autocannon';
@@ -38,6 +40,8 @@ import { childPids, procStats, startNode, stopNode, waitForHttp, writeGatewayCon
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const TABLE_SECONDS = Number(process.env.BENCH_TABLE_SECONDS ?? Math.min(SECONDS, 20));
+/** Closed-loop seconds per row (default BENCH_SECONDS; 0 skips the closed loop: fixed-rate latency only). */
+const CLOSED_SECONDS = Number(process.env.BENCH_CLOSED_SECONDS ?? SECONDS);
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const CONNECTIONS = Number(process.env.BENCH_SUSTAIN_CONNECTIONS ?? 64);
 /** Stream first-byte rate (the measure: first byte at 200 req/s). */
@@ -250,19 +254,19 @@ async function measure(t: Target, stream: boolean): Promise<SustainedRow> {
   const firstByte = stream ? await fixedRate(url, t.headers, body, STREAM_RATE, TABLE_SECONDS) : null;
   const c0 = stats(t.pid);
   const r0 = t.redisUrl ? await redisCommands(t.redisUrl) : 0;
-  const closed = await closedLoop(url, t.headers, body, SECONDS);
+  const closed = CLOSED_SECONDS > 0 ? await closedLoop(url, t.headers, body, CLOSED_SECONDS) : null;
   const s1 = stats(t.pid);
   // Settlement is batched: let the last batch reach Redis before counting.
   const r1 = t.redisUrl ? await new Promise((r) => setTimeout(r, 500)).then(() => redisCommands(t.redisUrl!)) : 0;
   return {
     firstByte,
-    redisCommandsPerReq: t.redisUrl ? (r1 - r0) / Math.max(1, closed.requests.total) : null,
+    redisCommandsPerReq: t.redisUrl && closed ? (r1 - r0) / Math.max(1, closed.requests.total) : null,
     target: t.name,
     mode: stream ? 'stream' : 'non-stream',
     fixed,
-    rps: closed.requests.average,
-    closedErrors: closed.errors + closed.non2xx,
-    cpuMsPerReq: c0 && s1 ? (s1.cpuMs - c0.cpuMs) / Math.max(1, closed.requests.total) : null,
+    rps: closed ? closed.requests.average : NaN,
+    closedErrors: closed ? closed.errors + closed.non2xx : 0,
+    cpuMsPerReq: c0 && s1 && closed ? (s1.cpuMs - c0.cpuMs) / Math.max(1, closed.requests.total) : null,
     rssStart: s0?.rssMiB ?? null,
     rssEnd: s1?.rssMiB ?? null,
     peak: s1?.peakMiB ?? null,

@@ -14,6 +14,7 @@
  * final one from settlement): the last record wins.
  */
 import { closeSync, fdatasync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StoreUnavailableError, type SettlementEntry } from '../store/contract.js';
 
@@ -62,7 +63,7 @@ export class SettlementJournal {
       this.#segments.set(n, { n, fd: -1, bytes: 0, pending: 0 });
     }
     for (const e of entries) this.#track(e.requestId, this.#segments.get(e.segment)!);
-    for (const seg of this.#segments.values()) if (seg.pending === 0) this.#drop(seg);
+    for (const seg of this.#segments.values()) if (seg.pending === 0) this.#drop(seg, true);
     this.#current = this.#openSegment(last + 1);
     const syncMs = opts.syncMs ?? 1_000;
     this.#syncTimer = syncMs > 0 ? setInterval(() => this.#sync(), syncMs).unref() : null;
@@ -117,8 +118,18 @@ export class SettlementJournal {
     if (this.#syncTimer !== null) clearInterval(this.#syncTimer);
     fdatasyncSync(this.#current.fd);
     this.#closeFd(this.#current);
-    if (this.#current.pending === 0) this.#drop(this.#current);
+    if (this.#current.pending === 0) this.#drop(this.#current, true);
+    // Deletions still on the thread pool finish now: a closed journal leaves only what is unapplied.
+    for (const path of this.#deleting.keys()) rmSync(path, { force: true });
   }
+
+  /** Resolves once the segment deletions started so far are done (they run off the event loop). */
+  async deletions(): Promise<void> {
+    await Promise.all([...this.#deleting.values()]);
+  }
+
+  /** Segment files being deleted (path -> the unlink running on the thread pool). */
+  readonly #deleting = new Map<string, Promise<void>>();
 
   #track(rid: string, seg: Segment): void {
     const prev = this.#where.get(rid);
@@ -142,10 +153,23 @@ export class SettlementJournal {
     seg.fd = -1;
   }
 
-  #drop(seg: Segment): void {
+  /**
+   * Deletes an applied segment. While serving, the unlink runs on the libuv thread pool: freeing a 4 MiB file's
+   * blocks took 7-23 ms measured here, every few seconds at 500 req/s, all of it on the event loop when it was
+   * synchronous. A crash before it completes leaves the segment, whose entries replay as no-ops (the store has them).
+   */
+  #drop(seg: Segment, sync = false): void {
     this.#closeFd(seg);
     this.#segments.delete(seg.n);
-    rmSync(join(this.dir, `settle-${seg.n}.jnl`), { force: true });
+    const path = join(this.dir, `settle-${seg.n}.jnl`);
+    if (sync) {
+      rmSync(path, { force: true });
+      return;
+    }
+    const done = rm(path, { force: true })
+      .catch(() => undefined)
+      .finally(() => this.#deleting.delete(path));
+    this.#deleting.set(path, done);
   }
 
   /** Off the event loop (libuv thread pool); only the segment being written can have unsynced bytes. */

@@ -5,15 +5,22 @@
  * although nothing is retained on the heap. The pages are clean page cache, but an operator sees RSS grow.
  *
  * So the database is reopened (closed and mapped afresh) whenever the process's file-backed resident memory
- * has grown by more than `budgetBytes` since the last reopen. Reopening takes a few milliseconds: store calls
- * made meanwhile wait at a gate, calls already running finish first, and nothing is lost (close() waits for
- * every write to commit). Linux only (it reads /proc/self/status); elsewhere nothing happens.
+ * has grown by more than `budgetBytes` since the last reopen. The pending writes are first flushed with the gate
+ * open; the reopen itself then takes a millisecond or two: store calls made meanwhile wait at a gate, calls
+ * already running finish first, and nothing is lost (close() waits for every write to commit). Linux only (it
+ * reads /proc/self/status); elsewhere nothing happens.
  */
 import { readFileSync } from 'node:fs';
 
 export interface Reopenable {
   /** Closes the database after its pending writes and opens it again. */
   reopenDatabase(): Promise<void>;
+  /**
+   * Resolves once the writes made so far are committed and flushed to disk. Awaited before the gate closes:
+   * closing the database waits for its last commit's flush (an fsync, tens of milliseconds on a busy disk),
+   * and every store call would wait at the gate meanwhile; after this, close() has little or nothing to wait for.
+   */
+  flushWrites?(): Promise<void>;
 }
 
 export interface RemapOptions {
@@ -57,9 +64,11 @@ export function withRemap<S extends Reopenable & { close(): Promise<void> }>(sto
   /** One reopen at a time: a second request while one runs joins it. */
   const remap = (): Promise<void> => (running ??= reopen().finally(() => (running = null)));
   const reopen = async (): Promise<void> => {
+    const started = performance.now();
+    // Outside the gate: store calls keep running while the pending writes reach the disk.
+    await store.flushWrites?.().catch(() => undefined);
     let open!: () => void;
     gate = new Promise<void>((r) => (open = r));
-    const started = performance.now();
     const before = readRss() ?? 0;
     try {
       if (inflight > 0) await new Promise<void>((r) => (drained = r));

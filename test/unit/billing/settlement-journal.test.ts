@@ -36,12 +36,15 @@ describe('SettlementJournal', () => {
     expect(files(dir)).toEqual([]);
   });
 
-  it('rotates segments and deletes each one once everything in it is applied', () => {
+  it('rotates segments and deletes each one once everything in it is applied (off the event loop)', async () => {
     const j = new SettlementJournal(dir, { syncMs: 0, segmentBytes: 1_000 });
     const entries = Array.from({ length: 12 }, () => settlement('o', 'k'));
     for (const e of entries) j.append(e);
     expect(files(dir).length).toBeGreaterThan(2);
     j.markApplied(entries.slice(0, 11).map((e) => e.requestId));
+    // The unlinks run on the thread pool: none has completed in the same turn.
+    expect(files(dir).length).toBeGreaterThan(2);
+    await j.deletions();
     expect(files(dir).length).toBe(1); // only the segment being written (holding the last entry)
     j.markApplied([entries[11]!.requestId]);
     j.close();

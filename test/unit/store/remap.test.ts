@@ -112,6 +112,43 @@ describe('embedded store: reopening the database keeps resident memory flat', ()
     expect(await store.kvGet('absent')).toBeNull();
   });
 
+  it('flushes pending writes before the gate closes: store calls keep running during the flush and wait only for the reopen itself', async () => {
+    const order: string[] = [];
+    let flushDone!: () => void;
+    let reopenDone!: () => void;
+    class Fake {
+      flushWrites(): Promise<void> {
+        order.push('flush start');
+        return new Promise((r) => (flushDone = r));
+      }
+      reopenDatabase(): Promise<void> {
+        order.push('reopen start');
+        return new Promise((r) => (reopenDone = r));
+      }
+      async read(tag: string): Promise<string> {
+        order.push(`read ${tag}`);
+        return tag;
+      }
+      async close(): Promise<void> {}
+    }
+    const store = withRemap(new Fake(), { rssFile: () => null });
+    const remapping = remapNow(store);
+    await Promise.resolve();
+    // The flush is under way and the gate is open: a call goes straight through.
+    expect(await store.read('during flush')).toBe('during flush');
+    flushDone();
+    await expect.poll(() => order.includes('reopen start')).toBe(true);
+    // Now the gate is closed: a call waits for the reopen.
+    const gated = store.read('during reopen');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual(['flush start', 'read during flush', 'reopen start']);
+    reopenDone();
+    expect(await gated).toBe('during reopen');
+    await remapping;
+    expect(order).toEqual(['flush start', 'read during flush', 'reopen start', 'read during reopen']);
+    await store.close();
+  });
+
   it('a throwaway store (tests) is not wrapped; remapNow says so', async () => {
     const store = await createStore({ kind: 'memory', snapshotPath: null });
     stores.push(store);

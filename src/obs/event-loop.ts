@@ -1,0 +1,83 @@
+/**
+ * Operator-visible event-loop health: how late the loop ran its timers (node's monitorEventLoopDelay) over the
+ * last completed window, and the garbage collector's pauses by kind. Every request the gateway serves waits
+ * behind whatever holds the loop, so a loop-delay p99 of a few milliseconds is a few milliseconds added to the
+ * p99 of every route; the GC pause counters tell whether the collector is the cause.
+ *
+ * Exposed on /metrics as gauges (read at scrape time, independent of how often or by how many scrapers):
+ *   svc_event_loop_delay_p50_ms / _p99_ms / _max_ms   over the last completed window (WINDOW_MS)
+ *   svc_gc_pause_ms_total{kind} / svc_gc_pauses_total{kind}   since start (minor = scavenge, major = mark-compact)
+ */
+import { constants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram, type PerformanceEntry } from 'node:perf_hooks';
+import { Counter } from 'prom-client';
+import type { Metrics } from './metrics.js';
+
+/** Length of one loop-delay window: the gauges show the last completed one. */
+export const WINDOW_MS = 10_000;
+/** Sampling timer of the loop-delay histogram (ms): a stall is seen when it overlaps one of its ticks. */
+const RESOLUTION_MS = 5;
+
+export interface LoopDelayWindow {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+};
+
+/** Percentiles of a histogram in ms (0 when it saw no sample). */
+export function windowOf(h: Pick<IntervalHistogram, 'count' | 'percentile' | 'max'>): LoopDelayWindow {
+  if (h.count === 0) return { p50Ms: 0, p99Ms: 0, maxMs: 0 };
+  return { p50Ms: h.percentile(50) / 1e6, p99Ms: h.percentile(99) / 1e6, maxMs: h.max / 1e6 };
+}
+
+/**
+ * Starts the loop-delay histogram and the GC observer and registers their metrics on `metrics`. Returns a
+ * stop function (the gateway's close()). The timers are unref'd: they never keep a process alive.
+ */
+export function watchEventLoop(metrics: Metrics, opts: { windowMs?: number } = {}): { last: () => LoopDelayWindow; stop: () => void } {
+  const h = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  h.enable();
+  let last: LoopDelayWindow = { p50Ms: 0, p99Ms: 0, maxMs: 0 };
+  const rotate = setInterval(() => {
+    last = windowOf(h);
+    h.reset();
+  }, opts.windowMs ?? WINDOW_MS).unref();
+  metrics.gauge('svc_event_loop_delay_p50_ms', 'Event-loop delay p50 (ms) over the last completed 10 s window.', () => last.p50Ms);
+  metrics.gauge('svc_event_loop_delay_p99_ms', 'Event-loop delay p99 (ms) over the last completed 10 s window.', () => last.p99Ms);
+  metrics.gauge('svc_event_loop_delay_max_ms', 'Longest event-loop delay (ms) in the last completed 10 s window.', () => last.maxMs);
+  const pauseMs = new Counter({
+    name: 'svc_gc_pause_ms_total',
+    help: 'Time the garbage collector held the main thread (ms), by kind (minor = scavenge, major = mark-compact).',
+    labelNames: ['kind'] as const,
+    registers: [metrics.registry],
+  });
+  const pauses = new Counter({
+    name: 'svc_gc_pauses_total',
+    help: 'Garbage-collector pauses of the main thread, by kind.',
+    labelNames: ['kind'] as const,
+    registers: [metrics.registry],
+  });
+  const obs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const detail = (e as PerformanceEntry & { detail?: { kind?: number } | null }).detail;
+      const kind = GC_KINDS[detail?.kind ?? -1] ?? 'other';
+      pauseMs.inc({ kind }, e.duration);
+      pauses.inc({ kind });
+    }
+  });
+  obs.observe({ entryTypes: ['gc'] });
+  return {
+    last: () => last,
+    stop: () => {
+      clearInterval(rotate);
+      h.disable();
+      obs.disconnect();
+    },
+  };
+}
