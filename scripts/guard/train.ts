@@ -14,6 +14,7 @@
  * --if-missing skips all of this when the model is newer than the training inputs and the trainer code, or was
  * built from byte-identical inputs (content fingerprint in the model meta; tsc rewrites dist/ on every build).
  * --tune prints validation metrics for a small hyper-parameter grid (training data only) and writes nothing.
+ * --lofo prints the prompt-injection head's leave-one-technique-out recall (scripts/guard/lofo.ts) and writes nothing.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -40,6 +41,7 @@ import {
   type SourcedExample,
 } from './data.js';
 import { CALIBRATION_REQUESTS } from '../../test/fixtures/guard-holdout/benign-requests.js';
+import { leaveOneFamilyOut } from './lofo.js';
 
 const HOLDOUT = 0.2;
 
@@ -92,16 +94,18 @@ export function isBenignCorpus(e: SourcedExample): boolean {
 interface Args {
   ifMissing: boolean;
   tune: boolean;
+  lofo: boolean;
   quiet: boolean;
   out: string | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { ifMissing: false, tune: false, quiet: false, out: null };
+  const a: Args = { ifMissing: false, tune: false, lofo: false, quiet: false, out: null };
   for (let i = 0; i < argv.length; i++) {
     const x = argv[i];
     if (x === '--if-missing') a.ifMissing = true;
     else if (x === '--tune') a.tune = true;
+    else if (x === '--lofo') a.lofo = true;
     else if (x === '--quiet') a.quiet = true;
     else if (x === '--out') a.out = argv[++i] ?? null;
     else throw new Error(`train: unknown argument ${String(x)}`);
@@ -288,6 +292,12 @@ export async function main(argv: string[]): Promise<void> {
   const table = loadEmbeddingTable(root);
   const labelL2 = GUARD_LABELS.map((l) => (l === 'prompt_injection' ? undefined : MODERATION_L2));
   const baseOpts: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, labelL2, dense: { table, ...DENSE } };
+  if (args.lofo) {
+    const pi = GUARD_LABELS.indexOf('prompt_injection');
+    const threshold = (m: GuardModel, t: SourcedExample[]): number => evaluateSplit(m, t)[pi]?.threshold ?? 1;
+    leaveOneFamilyOut(train, tune, baseOpts, threshold, (m, text) => scoreTextArray(m, text)[pi] ?? 0, log);
+    return;
+  }
   const tp = performance.now();
   const Xtrain = prepareFeatures(baseOpts.features, train.map((e) => e.text), baseOpts.dense);
   log(`features: ${Xtrain.idx.length} non-zeros in ${(performance.now() - tp).toFixed(0)} ms`);
