@@ -55,3 +55,24 @@ export function ensureKvExpiryIndex(dbs: StoreDbs): void {
     dbs.meta.putSync('kvExpiryIndex', true);
   });
 }
+
+/**
+ * Expired kv entries removed per LMDB transaction of a sweep (each transaction body is one event-loop turn):
+ * ~5 us per entry measured, so 64 hold the loop about 0.3-0.5 ms (256 held it 1.4 ms, more under contention).
+ */
+export const KV_SWEEP_BATCH = 64;
+
+/**
+ * Sweeps until nothing expired at `now` is left, KV_SWEEP_BATCH per transaction; `dbs` gives the open database, or
+ * null when the sweep must stop (the store is closing or reopening). Returns how many index entries it visited.
+ */
+export async function sweepAllExpiredKv(dbs: () => StoreDbs | null, now: number): Promise<number> {
+  let visited = 0;
+  for (;;) {
+    const d = dbs();
+    if (d === null) return visited;
+    const n = await d.root.transaction(() => sweepExpiredKv(d, now, KV_SWEEP_BATCH));
+    visited += n;
+    if (n < KV_SWEEP_BATCH) return visited;
+  }
+}

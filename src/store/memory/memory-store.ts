@@ -49,7 +49,9 @@ import { openDbs, orgValues, RANGE_END, type StoreDbs } from './db.js';
 import { accountOf, applySettlements, applyTopUp, changeSet, insertKey, insertOrg, insertTeam, type CreateResult } from './durable.js';
 import { OrgHolds } from './holds.js';
 import { HitCounters } from './kv.js';
-import { ensureKvExpiryIndex, putKv, removeKv, sweepExpiredKv } from './kv-expiry.js';
+export { KV_SWEEP_BATCH } from './kv-expiry.js';
+import { KeyStatusReader } from './key-status.js';
+import { ensureKvExpiryIndex, putKv, removeKv, sweepAllExpiredKv } from './kv-expiry.js';
 import { decodeLedgerEntry } from './ledger-codec.js';
 import { Limiter } from './limiter.js';
 import { LocalInvalidationBus, type InvalidationBus } from '../invalidation.js';
@@ -75,15 +77,6 @@ export interface MemoryStoreOptions {
  * instead of queueing behind it. Exported for the test that counts slices.
  */
 export const SETTLE_CHUNK = 16;
-
-/** Most key records whose decoded status admission remembers (cleared when full). */
-const DECODED_KEYS_MAX = 50_000;
-
-/**
- * Expired kv entries removed per LMDB transaction of a sweep (each transaction body is one event-loop turn):
- * ~5 us per entry measured, so 64 hold the loop about 0.3-0.5 ms (256 held it 1.4 ms, more under contention).
- */
-export const KV_SWEEP_BATCH = 64;
 
 export function defaultDbPath(snapshotPath: string): string {
   return join(dirname(snapshotPath), 'store.lmdb');
@@ -111,8 +104,7 @@ export class MemoryStore implements Store {
   readonly #ledgerCap: number;
   readonly #holds = new Map<string, OrgHolds>();
   readonly #limiter = new Limiter();
-  /** Admission's decoded key records by their stored bytes (#keyStatusRecord). */
-  readonly #decodedKeys = new Map<string, { bytes: Buffer; value: Pick<KeyRecord, 'status'> }>();
+  readonly #keyStatus = new KeyStatusReader();
   readonly #hits = new HitCounters();
   readonly #sweeper: NodeJS.Timeout;
   #closed = false;
@@ -211,36 +203,10 @@ export class MemoryStore implements Store {
   // --- admission ----------------------------------------------------------------------------------------
   async admit(req: AdmitRequest): Promise<AdmitResult> {
     assertInt('tokens', req.tokens, 0);
-    const key = this.#keyStatusRecord(req.orgId, req.keyId);
+    const key = this.#keyStatus.read(this.#dbs, req.orgId, req.keyId);
     if (key === undefined) return { ok: false, kind: 'key_status', status: 'missing' };
     if (key.status !== 'active') return { ok: false, kind: 'key_status', status: key.status };
     return this.#limiter.admit(req);
-  }
-
-  /**
-   * The key record as stored now, for admission's status check on every request. The stored bytes are read each
-   * time (so a change by this process or by the operator CLI is seen at once); only their msgpack decoding
-   * (about 2 us for a key record) is skipped while they are byte for byte what was decoded last time.
-   */
-  #keyStatusRecord(orgId: string, keyId: string): Pick<KeyRecord, 'status'> | undefined {
-    const id = `${orgId}\u0000${keyId}`;
-    const bytes = this.#dbs.keys.getBinaryFast([orgId, keyId]);
-    if (bytes === undefined) {
-      this.#decodedKeys.delete(id);
-      return undefined;
-    }
-    // lmdb's fast read hands out one shared buffer with its `length` set to the value's size: compare and copy
-    // that many bytes only (the buffer's own byteLength is the whole scratch space).
-    const size = bytes.length;
-    const known = this.#decodedKeys.get(id);
-    if (known !== undefined && known.bytes.length === size && bytes.compare(known.bytes, 0, size, 0, size) === 0) return known.value;
-    // A copy: the fast read's buffer is reused by the next read.
-    const copy = Buffer.from(bytes.subarray(0, size));
-    const value = this.#dbs.keys.get([orgId, keyId]);
-    if (value === undefined) return undefined;
-    if (this.#decodedKeys.size >= DECODED_KEYS_MAX) this.#decodedKeys.clear();
-    this.#decodedKeys.set(id, { bytes: copy, value: { status: value.status } });
-    return value;
   }
 
   async releaseLeases(orgId: string, requestId: string, scopes: Pick<LimitScope, 'source' | 'id'>[]): Promise<void> {
@@ -414,16 +380,8 @@ export class MemoryStore implements Store {
    */
   async sweepKv(now: number): Promise<number> {
     if (this.#sweepingKv !== null) return this.#sweepingKv;
-    const run = async (): Promise<number> => {
-      let visited = 0;
-      for (;;) {
-        if (this.#closed || this.#reopening) return visited;
-        const n = await this.#dbs.root.transaction(() => sweepExpiredKv(this.#dbs, now, KV_SWEEP_BATCH));
-        visited += n;
-        if (n < KV_SWEEP_BATCH) return visited;
-      }
-    };
-    this.#sweepingKv = run().finally(() => (this.#sweepingKv = null));
+    const run = sweepAllExpiredKv(() => (this.#closed || this.#reopening ? null : this.#dbs), now);
+    this.#sweepingKv = run.finally(() => (this.#sweepingKv = null));
     return this.#sweepingKv;
   }
 
