@@ -14,9 +14,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadModel, logitsOf } from '../../src/guard/model.js';
 import { defaultModelPath, findProjectRoot } from '../../src/guard/paths.js';
-import { attackCorpus, benignCorpus, moderationCorpus } from './corpus.js';
-import { moderationHardNegatives, moderationPositives, profanityNegatives } from './moderation-text.js';
-import { DEFAULT_DATA_OPTIONS, extraExamples, readJsonl, trainingPaths, unifiedExamples } from './data.js';
+import { trainingPaths } from './data.js';
+import { trainingExamples } from './examples.js';
 
 const TOLERANCE = 1e-9;
 
@@ -47,16 +46,7 @@ async function fixtureTexts(root: string): Promise<string[]> {
 
 export async function allTexts(root: string): Promise<string[]> {
   const paths = trainingPaths(root);
-  const train = [
-    ...unifiedExamples(readJsonl(paths.data), DEFAULT_DATA_OPTIONS),
-    ...extraExamples(readJsonl(paths.extra)),
-    ...benignCorpus(),
-    ...attackCorpus(),
-    ...moderationCorpus(),
-    ...moderationPositives(),
-    ...moderationHardNegatives(),
-    ...profanityNegatives(),
-  ].map((e) => e.text);
+  const train = trainingExamples(paths).map((e) => e.text);
   const fixtures = await fixtureTexts(root);
   const base = [...train, ...fixtures];
   // long texts (windowed scorer): consecutive texts joined until 1,000 / 4,000 / 10,000 / 30,000 chars

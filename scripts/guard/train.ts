@@ -26,18 +26,12 @@ import { quantizeWeights, saveModel, scoreTextArray, type GuardModel } from '../
 import { defaultModelPath, findProjectRoot } from '../../src/guard/paths.js';
 import { DEFAULT_TRAIN_OPTIONS, prepareFeatures, trainModel, type TrainOptions } from '../../src/guard/train.js';
 import { EMBEDDING_DIR, loadEmbeddingTable } from '../../src/guard/embeddings.js';
-import { attackCorpus, benignCorpus, moderationCorpus } from './corpus.js';
-import { moderationHardNegatives, moderationPositives, profanityNegatives } from './moderation-text.js';
-import { hateFunctionalRows } from './hate-functional.js';
-import { violenceRows } from './violence-text.js';
+import { trainingExamples } from './examples.js';
 import {
   DEFAULT_DATA_OPTIONS,
-  extraExamples,
   labelCounts,
-  readJsonl,
   splitByGroup,
   trainingPaths,
-  unifiedExamples,
   type SourcedExample,
 } from './data.js';
 import { CALIBRATION_REQUESTS } from '../../test/fixtures/guard-holdout/benign-requests.js';
@@ -125,7 +119,7 @@ function staleInputs(root: string, selfPath: string): string[] {
   const { data, extra } = trainingPaths(root);
   const selfDir = dirname(selfPath);
   const ext = selfPath.endsWith('.ts') ? '.ts' : '.js';
-  const trainer = ['train', 'data', 'corpus', 'corpus-text', 'moderation-text', 'attacks', 'attack-text', 'hard-negatives', 'trigger-negatives', 'hate-functional', 'violence-text'].map((n) =>
+  const trainer = ['train', 'data', 'corpus', 'corpus-text', 'moderation-text', 'attacks', 'attack-text', 'hard-negatives', 'trigger-negatives', 'hate-functional', 'violence-text', 'examples'].map((n) =>
     join(selfDir, `${n}${ext}`),
   );
   const emb = ['embeddings.bin', 'embeddings-vocab.txt'].map((f) => join(root, EMBEDDING_DIR, f));
@@ -273,18 +267,7 @@ export async function main(argv: string[]): Promise<void> {
   if (!existsSync(paths.data)) throw new Error(`guard-train: training data not found at ${paths.data}`);
 
   const t0 = performance.now();
-  const examples = [
-    ...unifiedExamples(readJsonl(paths.data), DEFAULT_DATA_OPTIONS),
-    ...extraExamples(readJsonl(paths.extra)),
-    ...benignCorpus(),
-    ...attackCorpus(),
-    ...moderationCorpus(),
-    ...moderationPositives(),
-    ...moderationHardNegatives(),
-    ...profanityNegatives(),
-    ...hateFunctionalRows(),
-    ...violenceRows(),
-  ];
+  const examples = trainingExamples(paths);
   const { train, tune } = splitByGroup(examples, HOLDOUT, SPLIT_SEED);
   log(`examples: ${examples.length} (train split ${train.length}, validation split ${tune.length}; benign corpus ${examples.filter(isBenignCorpus).length}); load ${(performance.now() - t0).toFixed(0)} ms`);
   for (const c of labelCounts(examples)) log(`  ${c.label.padEnd(18)} pos ${c.pos} neg ${c.neg}`);
