@@ -2,6 +2,9 @@ import type { Logger } from '../obs/logger.js';
 import { StoreUnavailableError, type SettlementEntry, type Store } from '../store/contract.js';
 import type { SettlementJournal } from './settlement-journal.js';
 
+/** The largest store call while the queue is behind, in batchSize units (see SettlementQueue#batchLimit). */
+export const BACKLOG_BATCHES = 8;
+
 /**
  * Settlement is queued and flushed in batches (size- and time-bound). A failed flush keeps its entries and
  * retries with backoff: the Store applies each request id once, so a retry can never double-charge.
@@ -71,7 +74,7 @@ export class SettlementQueue {
 
   async #drain(): Promise<void> {
     while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, this.opts.batchSize);
+      const batch = this.#queue.splice(0, this.#batchLimit());
       try {
         await this.store.settle(batch);
         this.opts.journal?.markApplied(batch.map((e) => e.requestId));
@@ -94,6 +97,18 @@ export class SettlementQueue {
         return;
       }
     }
+  }
+
+  /**
+   * Entries per store call: batchSize, and up to BACKLOG_BATCHES times that while the queue is more than two
+   * batches behind. A store's settlement rate grows with its batch (a commit or a script call per batch), so a
+   * backlog drains instead of growing without bound while requests keep arriving faster than fixed-size
+   * batches are applied.
+   */
+  #batchLimit(): number {
+    const size = this.opts.batchSize;
+    const pending = this.#queue.length;
+    return pending > 2 * size ? Math.min(pending, BACKLOG_BATCHES * size) : size;
   }
 
   #notify(batch: readonly SettlementEntry[]): void {

@@ -205,7 +205,11 @@ export class RedisStore implements Store {
   async settle(entries: SettlementEntry[]): Promise<string[]> {
     entries.forEach(validateEntry);
     const byOrg = new Map<string, SettlementEntry[]>();
-    for (const e of entries) byOrg.set(e.orgId, [...(byOrg.get(e.orgId) ?? []), e]);
+    for (const e of entries) {
+      const batch = byOrg.get(e.orgId);
+      if (batch === undefined) byOrg.set(e.orgId, [e]);
+      else batch.push(e);
+    }
     const applied = new Set<string>();
     await Promise.all(
       [...byOrg].map(async ([orgId, batch]) => {

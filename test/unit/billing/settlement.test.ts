@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SettlementQueue } from '../../../src/billing/settlement.js';
+import { BACKLOG_BATCHES, SettlementQueue } from '../../../src/billing/settlement.js';
 import { Logger } from '../../../src/obs/logger.js';
 import { StoreUnavailableError, type SettlementEntry, type Store } from '../../../src/store/contract.js';
 
@@ -41,6 +41,33 @@ function fakeStore(behaviour: (batch: SettlementEntry[]) => void): { store: Stor
 const quiet = new Logger('error', true, () => {});
 
 describe('SettlementQueue', () => {
+  it('drains a backlog with larger store calls instead of letting it grow while requests arrive faster than batches apply', async () => {
+    // A store whose cost is per call (a commit, a script round trip), not per entry: 10 ms a call. Fixed batches
+    // of 16 apply 1.6 entries/ms; entries arrive at ~10/ms (200 every 20 ms), so the queue grew without bound before.
+    const sizes: number[] = [];
+    const store = {
+      settle: async (batch: SettlementEntry[]) => {
+        sizes.push(batch.length);
+        await new Promise((r) => setTimeout(r, 10));
+        return batch.map((e) => e.requestId);
+      },
+    } as unknown as Store;
+    const q = new SettlementQueue(store, { batchSize: 16, flushMs: 5 }, quiet);
+    let maxPending = 0;
+    let n = 0;
+    for (let burst = 0; burst < 30; burst++) {
+      for (let i = 0; i < 200; i++) q.enqueue(entry(`r${n++}`));
+      maxPending = Math.max(maxPending, q.pending);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // Bounded by one burst plus what arrives during one store call, never the ~4,000 a fixed batch size leaves behind.
+    expect(maxPending).toBeLessThan(600);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(BACKLOG_BATCHES * 16);
+    expect(Math.max(...sizes)).toBeGreaterThan(16);
+    await q.close();
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(n);
+  });
+
   it('flushes by size and by time', async () => {
     const { store, applied } = fakeStore(() => {});
     const q = new SettlementQueue(store, { batchSize: 2, flushMs: 20 }, quiet);

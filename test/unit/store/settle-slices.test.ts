@@ -16,7 +16,7 @@ vi.mock('../../../src/store/memory/durable.js', async (importOriginal) => {
   };
 });
 
-const { MemoryStore, SETTLE_CHUNK } = await import('../../../src/store/memory/memory-store.js');
+const { MemoryStore, SETTLE_CHUNK, SETTLE_MAX_SLICES, settleSliceSize } = await import('../../../src/store/memory/memory-store.js');
 
 const entry = (i: number): SettlementEntry => ({
   requestId: `req-${i}`,
@@ -46,12 +46,15 @@ afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
 });
 
-describe('MemoryStore.settle slices a large batch', () => {
-  it('applies 1,000 entries as transactions of at most SETTLE_CHUNK entries, with the event loop turning between two slices', async () => {
-    expect(SETTLE_CHUNK).toBeLessThanOrEqual(16);
+describe('MemoryStore.settle slices a batch', () => {
+  const newStore = async (): Promise<InstanceType<typeof MemoryStore>> => {
     const store = new MemoryStore({ snapshotPath: null });
     stores.push(store);
     await store.createOrg({ id: 'org-a', name: 'a', status: 'active', createdAt: 1, fallbacks: [], rpm: null, tpm: null, maxConcurrency: null, priceCeilingPerMTok: null });
+    return store;
+  };
+  /** Settles `n` entries while counting event-loop turns between slices. */
+  const settleCounting = async (store: InstanceType<typeof MemoryStore>, n: number): Promise<string[]> => {
     let ticking = true;
     const tick = (): void => {
       turns++;
@@ -59,12 +62,27 @@ describe('MemoryStore.settle slices a large batch', () => {
     };
     setImmediate(tick);
     slices.length = 0;
-    const applied = await store.settle(Array.from({ length: 1000 }, (_, i) => entry(i)));
+    const applied = await store.settle(Array.from({ length: n }, (_, i) => entry(i)));
     ticking = false;
-    expect(applied).toHaveLength(1000);
-    expect(slices.length).toBe(Math.ceil(1000 / SETTLE_CHUNK));
-    expect(Math.max(...slices.map((s) => s.size))).toBeLessThanOrEqual(SETTLE_CHUNK);
+    return applied;
+  };
+
+  it('applies a batch the size of a normal flush as transactions of at most SETTLE_CHUNK entries, the loop turning between two', async () => {
+    expect(SETTLE_CHUNK).toBeLessThanOrEqual(16);
+    const store = await newStore();
+    const applied = await settleCounting(store, 60);
+    expect(applied).toHaveLength(60);
+    expect(slices.map((s) => s.size)).toEqual([16, 16, 16, 12]);
     // Other work (a request's I/O, its timers) runs between two slices: none follows the previous one in the same turn.
+    expect(slices.slice(1).every((s) => s.turnsBefore >= 1)).toBe(true);
+  });
+
+  it('applies a backlog batch in at most SETTLE_MAX_SLICES transactions, so the settlement rate grows with the batch', async () => {
+    const store = await newStore();
+    const applied = await settleCounting(store, 1000);
+    expect(applied).toHaveLength(1000);
+    expect(slices.length).toBe(SETTLE_MAX_SLICES);
+    expect(Math.max(...slices.map((s) => s.size))).toBe(settleSliceSize(1000));
     expect(slices.slice(1).every((s) => s.turnsBefore >= 1)).toBe(true);
     // Still exactly once per request id across slices.
     expect(await store.settle([entry(3), entry(999)])).toEqual([]);
