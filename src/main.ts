@@ -9,7 +9,7 @@ import { needsSimulator, seedDev, simulatedCatalog } from './dev/bootstrap.js';
 import { startGateway } from './gateway.js';
 import { newKeyValue } from './keys/mint.js';
 import { Logger } from './obs/logger.js';
-import { missingNodeFlags } from './memory-flags.js';
+import { applyRuntimeHeapFlags, missingNodeFlags } from './memory-flags.js';
 import { dashboardOptionsFromEnv, startDashboard } from './dashboard/index.js';
 import { secretBoxFor } from './dashboard/secrets-key.js';
 import type { ModelConfig } from './config/schema.js';
@@ -61,6 +61,7 @@ async function startupChecks(config: GatewayConfig, env: NodeJS.ProcessEnv, dash
 
 /** `make run`: config -> store -> (dev simulator) -> gateway; graceful shutdown flushes settlement. */
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  applyRuntimeHeapFlags();
   let config;
   try {
     config = loadConfig(env);
