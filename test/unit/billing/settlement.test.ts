@@ -1,4 +1,8 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SettlementJournal } from '../../../src/billing/settlement-journal.js';
 import { BACKLOG_BATCHES, SettlementQueue } from '../../../src/billing/settlement.js';
 import { Logger } from '../../../src/obs/logger.js';
 import { StoreUnavailableError, type SettlementEntry, type Store } from '../../../src/store/contract.js';
@@ -66,6 +70,36 @@ describe('SettlementQueue', () => {
     expect(Math.max(...sizes)).toBeGreaterThan(16);
     await q.close();
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(n);
+  });
+
+  it('journals the final entry again only when it bills differently from the provisional record', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-journal-'));
+    const journal = new SettlementJournal(dir, { syncMs: 0 });
+    const lines = (): { requestId: string; cost: number; latencyMs: number; status: string }[] =>
+      readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+    try {
+      const { store } = fakeStore(() => {});
+      const q = new SettlementQueue(store, { batchSize: 100, flushMs: 1_000, journal }, quiet);
+      q.journal(entry('same'));
+      q.enqueue({ ...entry('same'), latencyMs: 9 }); // only the latency differs: one record
+      q.journal(entry('repriced'));
+      q.enqueue({ ...entry('repriced'), cost: 7 }); // another cost: the final record follows
+      q.journal(entry('aborted'));
+      q.enqueue({ ...entry('aborted'), status: 'aborted' });
+      q.enqueue(entry('unjournaled')); // no provisional record: journaled as it is queued
+      expect(lines().map((l) => [l.requestId, l.cost, l.status])).toEqual([
+        ['same', 1, 'ok'],
+        ['repriced', 1, 'ok'],
+        ['repriced', 7, 'ok'],
+        ['aborted', 1, 'ok'],
+        ['aborted', 1, 'aborted'],
+        ['unjournaled', 1, 'ok'],
+      ]);
+      await q.close();
+    } finally {
+      journal.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('flushes by size and by time', async () => {
