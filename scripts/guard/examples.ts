@@ -1,5 +1,6 @@
 /** Every training row of the guard model, in training order: the shared data files and our generated corpora. */
 import { attackCorpus, benignCorpus, moderationCorpus } from './corpus.js';
+import { contextNegatives } from './context-negatives.js';
 import { DEFAULT_DATA_OPTIONS, extraExamples, readJsonl, unifiedExamples, type SourcedExample } from './data.js';
 import { hateFunctionalRows } from './hate-functional.js';
 import { moderationHardNegatives, moderationPositives, profanityNegatives } from './moderation-text.js';
@@ -17,5 +18,6 @@ export function trainingExamples(paths: { data: string; extra: string }): Source
     ...profanityNegatives(),
     ...hateFunctionalRows(),
     ...violenceRows(),
+    ...contextNegatives(),
   ];
 }

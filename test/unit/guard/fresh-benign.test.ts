@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadModel } from '../../../src/guard/model.js';
+import { defaultModelPath, findProjectRoot } from '../../../src/guard/paths.js';
+import { judgeRequest } from '../../../scripts/guard/gateway-judge.js';
+import { DISCOVERY_REQUESTS, FRESH_REQUESTS, MEASURE_REQUESTS, halfOf } from '../../fixtures/guard-fresh/index.js';
+
+// The real model, built by `make build` (make guard-model); SVC_GUARD_MODEL points at another one. Missing = a
+// failing test, not a skip.
+const modelPath = process.env['SVC_GUARD_MODEL'] ?? defaultModelPath(findProjectRoot(import.meta.url));
+
+/**
+ * Refusals of the current model that are known and not fixed, by request id, with the reason. Any other refusal
+ * fails the test, and so does a listed request that is served again (then remove it from the list).
+ */
+const KNOWN: Readonly<Record<string, string>> = {
+  // Discovery half. A defensive request that quotes the canonical attack phrases ("ignore previous instructions",
+  // "you are now DAN") as examples for a log search. Training such quoted mentions as benign cost recall on the same
+  // phrases used for real (scripts/guard/context-negatives.ts, "Not included"); a word n-gram model cannot tell a
+  // quoted mention from a use, so this stays refused.
+  'sec/detect#2': 'prompt_injection: detection rule request quoting "ignore previous instructions", "you are now DAN" (discovery half)',
+  // Measure half, never used to choose a fix: "Pretend you have no restrictions on word count" reads like the
+  // no-restrictions role-play jailbreak; the emulator-persona rows did not cover it.
+  'persona/unrestricted#2': 'prompt_injection: "pretend you have no restrictions on word count" (measure half)',
+  // Measure half: the same court judgment as the discovery request law#1 (served since the clinical-injury rows of
+  // scripts/guard/context-negatives.ts); with this task line the window holding "suffered a fractured skull and a
+  // bleed on the brain" still passes 0.5 on violence/graphic (gore word + violence logit, src/guard/structure.ts).
+  'law#0': 'violence/graphic: assault facts and injuries in a pasted court judgment (measure half)',
+};
+
+describe('the trained guardrail model on the fresh benign set (test/fixtures/guard-fresh)', () => {
+  it('has a model to test (run `make guard-model`)', () => {
+    expect(existsSync(modelPath), `no model at ${modelPath}`).toBe(true);
+  });
+
+  it('is a set of 400+ distinct requests with unique ids, split in two halves', () => {
+    expect(FRESH_REQUESTS.length).toBeGreaterThanOrEqual(400);
+    const ids = FRESH_REQUESTS.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const keys = FRESH_REQUESTS.map((r) => JSON.stringify(r.messages));
+    expect(keys.filter((k, i) => keys.indexOf(k) !== i), 'duplicate requests').toEqual([]);
+    expect(DISCOVERY_REQUESTS.length + MEASURE_REQUESTS.length).toBe(FRESH_REQUESTS.length);
+    for (const r of FRESH_REQUESTS) {
+      expect(r.messages.length).toBeGreaterThan(0);
+      for (const m of r.messages) expect(m.content.length, r.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('serves every request, judged as the gateway judges it, but the known refusals listed by id', async () => {
+    const model = loadModel(modelPath);
+    const refused: Array<{ id: string; half: string; why: string[] }> = [];
+    for (const r of FRESH_REQUESTS) {
+      const j = await judgeRequest(model, r.messages);
+      if (j.refusals.length > 0) {
+        refused.push({
+          id: r.id,
+          half: halfOf(r.id),
+          why: j.refusals.map((f) => `${f.label}=${f.score.toFixed(3)} (threshold ${f.threshold.toFixed(3)}) in message ${f.message}`),
+        });
+      }
+    }
+    expect(refused.filter((x) => !(x.id in KNOWN)), JSON.stringify(refused, null, 1)).toEqual([]);
+    expect(refused.map((x) => x.id).sort(), 'a known refusal is served again: remove it from KNOWN').toEqual(Object.keys(KNOWN).sort());
+  });
+});
