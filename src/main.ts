@@ -61,7 +61,11 @@ async function startupChecks(config: GatewayConfig, env: NodeJS.ProcessEnv, dash
 
 /** `make run`: config -> store -> (dev simulator) -> gateway; graceful shutdown flushes settlement. */
 export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  applyRuntimeHeapFlags();
+  try {
+    applyRuntimeHeapFlags(env);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   let config;
   try {
     config = loadConfig(env);

@@ -19,6 +19,7 @@ export const KNOWN_ENV_NAMES: readonly string[] = [
   'SVC_DEV_KEY',
   'SVC_GUARD_MODEL',
   'SVC_GUARDRAILS_MODE',
+  'SVC_HEAP_GROWING_PERCENT',
   'SVC_HOST',
   'SVC_LOG_JSON',
   'SVC_LOG_LEVEL',

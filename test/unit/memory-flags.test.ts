@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_NODE_FLAGS, missingNodeFlags } from '../../src/memory-flags.js';
+import { DEFAULT_HEAP_GROWING_PERCENT, GATEWAY_NODE_FLAGS, heapGrowingPercent, missingNodeFlags } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 
 describe('the node flags the gateway runs with (docs/memory.md)', () => {
@@ -21,5 +21,17 @@ describe('the node flags the gateway runs with (docs/memory.md)', () => {
     expect(missingNodeFlags([...GATEWAY_NODE_FLAGS], '')).toEqual([]);
     expect(missingNodeFlags([], `--enable-source-maps ${GATEWAY_NODE_FLAGS.join(' ')}`)).toEqual([]);
     expect(missingNodeFlags(['--max_semi_space_size=4'], '')).toEqual([]);
+  });
+});
+
+describe('the heap-growing percent the gateway sets on itself', () => {
+  it('defaults to DEFAULT_HEAP_GROWING_PERCENT, takes SVC_HEAP_GROWING_PERCENT, and refuses anything but an integer 0..1000', () => {
+    expect(heapGrowingPercent({})).toBe(DEFAULT_HEAP_GROWING_PERCENT);
+    expect(heapGrowingPercent({ SVC_HEAP_GROWING_PERCENT: ' ' })).toBe(DEFAULT_HEAP_GROWING_PERCENT);
+    expect(heapGrowingPercent({ SVC_HEAP_GROWING_PERCENT: '0' })).toBe(0);
+    expect(heapGrowingPercent({ SVC_HEAP_GROWING_PERCENT: '100' })).toBe(100);
+    for (const bad of ['-1', '1001', '1.5', 'fifty']) {
+      expect(() => heapGrowingPercent({ SVC_HEAP_GROWING_PERCENT: bad })).toThrow(/SVC_HEAP_GROWING_PERCENT must be an integer from 0/);
+    }
   });
 });
