@@ -22,7 +22,6 @@ export const SERIAL = [
   'test/integration/newcomer-path.test.ts',
   'test/integration/dashboard/cluster-invalidation.test.ts',
   'test/integration/redis-round-trips.test.ts',
-  'test/integration/burst-scoring.test.ts',
 ];
 
 const serial = process.env.VITEST_SERIAL === '1';
