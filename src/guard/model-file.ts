@@ -5,6 +5,7 @@ import { featureRows, FEATURE_VERSION, type FeatureConfig } from './features.js'
 import { GUARD_LABELS } from './labels.js';
 import { createWordRows } from './embeddings.js';
 import { attachQ8Table, createEmptyModel, MODEL_FORMAT, type GuardModel, type WindowConfig } from './model.js';
+import { structureOffsets } from './structure.js';
 
 interface SerializedModel {
   format: string;
@@ -133,6 +134,7 @@ export function parseModel(json: string, opts: ParseOptions = {}): GuardModel {
     const t = s.thresholds[l];
     if (typeof t === 'number') model.thresholds[l] = t;
   }
+  if (L === 8) model.structureOffsets = structureOffsets(model.thresholds);
   model.meta = s.meta;
   model.encoding = enc;
   const idxBuf = Buffer.from(s.rowIndex, 'base64');

@@ -55,6 +55,11 @@ export interface GuardModel {
   encoding: { kind: 'f32' } | { kind: 'q8'; scales: number[] };
   /** Folded word-embedding rows (embeddings.ts): the mean of the in-vocabulary tokens' rows adds to the logits. */
   words?: WordRows;
+  /**
+   * Offsets of the sub-category rules (structure.ts structureOffsets), set from the stored cuts when a model file is
+   * loaded; absent while training (the rules' own offsets, with which the cuts were chosen).
+   */
+  structureOffsets?: Float64Array;
   meta: Record<string, unknown>;
 }
 
@@ -169,7 +174,7 @@ function logitsInto(model: GuardModel, norm: string, out: Float64Array, buf: Fea
     if (j < 0) break;
     if (j < CONJ_BASE) classes |= 1 << j;
   }
-  applyStructure(out, classes);
+  applyStructure(out, classes, model.structureOffsets);
 }
 
 function linearLogits(model: GuardModel, norm: string, out: Float64Array, buf: FeatureBuffer): void {
@@ -282,8 +287,8 @@ export function weightTable(model: GuardModel): WeightTable {
     const q8 = q8Table(model);
     const L = model.labels.length;
     t = q8 !== null
-      ? { table: q8.q, words32: words32View(q8.q), scales: q8.scales, bias: model.bias, L }
-      : { table: model.weights, scales: new Float64Array(L).fill(1), bias: model.bias, L };
+      ? { table: q8.q, words32: words32View(q8.q), scales: q8.scales, bias: model.bias, L, structureOffsets: model.structureOffsets }
+      : { table: model.weights, scales: new Float64Array(L).fill(1), bias: model.bias, L, structureOffsets: model.structureOffsets };
     tableCache.set(model, t);
   }
   return t;

@@ -28,12 +28,29 @@ export const STRUCTURE_RULES: readonly Rule[] = [
 /** Mask of every qualifier class (a window without any skips the rules). */
 export const QUALIFIER_MASK = STRUCTURE_RULES.reduce((m, r) => m | r.qualifier, 0);
 
-/** Apply the rules to one window's logits z[0..8) given the lexicon classes present in that window. */
-export function applyStructure(z: Float64Array, classes: number): void {
+const logit = (p: number): number => Math.log(p / (1 - p));
+
+/**
+ * Per rule, the offset a trained model's cuts call for: logit(child cut) - logit(parent cut), never above the rule's
+ * own. With it the structured path refuses the child only where the parent itself clears its cut: with offset 0 a
+ * text under the violence cut (0.8) but over the graphic one (0.5 floor) was refused as violence/graphic for one
+ * gore word ("the claimant suffered a broken jaw", a court judgment, an accident report).
+ */
+export function structureOffsets(thresholds: Readonly<Record<GuardLabel, number>>): Float64Array {
+  const cut = (l: number): number => Math.min(Math.max(thresholds[GUARD_LABELS[l]!] ?? 0.5, 1e-6), 1 - 1e-6);
+  return Float64Array.from(STRUCTURE_RULES, (r) => Math.min(r.offset, logit(cut(r.child)) - logit(cut(r.parent))));
+}
+
+/**
+ * Apply the rules to one window's logits z[0..8) given the lexicon classes present in that window; `offsets` (per
+ * rule, structureOffsets) replaces the rules' own (training uses those).
+ */
+export function applyStructure(z: Float64Array, classes: number, offsets?: ArrayLike<number>): void {
   if ((classes & QUALIFIER_MASK) === 0) return;
-  for (const r of STRUCTURE_RULES) {
+  for (let i = 0; i < STRUCTURE_RULES.length; i++) {
+    const r = STRUCTURE_RULES[i]!;
     if ((classes & r.qualifier) === 0) continue;
-    const v = (z[r.parent] ?? 0) + r.offset;
+    const v = (z[r.parent] ?? 0) + (offsets?.[i] ?? r.offset);
     if (v > (z[r.child] ?? 0)) z[r.child] = v;
   }
 }

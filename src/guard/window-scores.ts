@@ -307,7 +307,7 @@ export function windowScores(
       const emb = ke !== 0 ? ((pe[ub + l] ?? 0) - (pe[ua + l] ?? 0)) * ke : 0;
       zw[l] = (w.bias[l] ?? 0) + (w.scales[l] ?? 1) * (chars * vc + wordSum * vw + lex * cfg.lexScale) + emb;
     }
-    applyStructure(zw, fired);
+    applyStructure(zw, fired, w.structureOffsets);
     for (let l = 0; l < L; l++) if ((zw[l] ?? 0) > (out[l] ?? -Infinity)) out[l] = zw[l] ?? 0;
   }
 }

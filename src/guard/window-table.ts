@@ -11,6 +11,8 @@ export interface WeightTable {
   scales: ArrayLike<number>;
   bias: ArrayLike<number>;
   L: number;
+  /** The model's sub-category rule offsets (GuardModel.structureOffsets). */
+  structureOffsets?: ArrayLike<number>;
 }
 
 /** Scratch for windowScores (grown as needed, reused across calls). */

@@ -3,7 +3,7 @@ import { encodeEmbeddingTable, HashIndex, type EmbeddingTable } from '../../../s
 import { tokenHashes } from '../../../src/guard/features.js';
 import { GUARD_LABELS } from '../../../src/guard/labels.js';
 import { logitsOf, logitsPerWindowReference, parseModel, quantizeWeights, scoreTextArray, serializeModel } from '../../../src/guard/model.js';
-import { applyStructure } from '../../../src/guard/structure.js';
+import { applyStructure, structureOffsets } from '../../../src/guard/structure.js';
 import { mulberry32, trainModel, type TrainOptions } from '../../../src/guard/train.js';
 import { B } from '../../../src/guard/features.js';
 import { SYNTHETIC, syntheticExamples, TEST_TRAIN } from './helpers.js';
@@ -102,6 +102,29 @@ describe('guard sub-category structure', () => {
     applyStructure(gore, B.gore | B.sexual);
     expect(gore[at('violence/graphic')]).toBe(3);
     expect(gore[at('sexual/minors')]).toBe(-5);
+  });
+
+  it("with a model's cuts, refuses a child through its parent only where the parent clears its own cut", () => {
+    const cuts = { prompt_injection: 0.7, hate: 0.5, 'hate/threatening': 0.5, 'self-harm': 0.7, sexual: 0.66, 'sexual/minors': 0.6, violence: 0.8, 'violence/graphic': 0.5 };
+    const offsets = structureOffsets(cuts);
+    const logit = (p: number): number => Math.log(p / (1 - p));
+    // violence at 0.7 (under its 0.8 cut) with a gore word: under the graphic cut too, not refused as graphic.
+    const under = new Float64Array(8).fill(-5);
+    under[at('violence')] = logit(0.7);
+    applyStructure(under, B.gore, offsets);
+    expect(under[at('violence/graphic')]!).toBeLessThan(logit(0.5));
+    // Without the offsets (the rule's own 0, as in training) the same window reached 0.7 on graphic.
+    const trained = Float64Array.from(under.fill(-5));
+    trained[at('violence')] = logit(0.7);
+    applyStructure(trained, B.gore);
+    expect(trained[at('violence/graphic')]).toBeCloseTo(logit(0.7));
+    // violence at its cut or over: graphic at its cut or over.
+    const over = new Float64Array(8).fill(-5);
+    over[at('violence')] = logit(0.85);
+    applyStructure(over, B.gore, offsets);
+    expect(over[at('violence/graphic')]!).toBeGreaterThanOrEqual(logit(0.5));
+    // Never more lenient than the rule's own offset: a child cut above its parent's keeps offset 0.
+    expect(structureOffsets({ ...cuts, 'hate/threatening': 0.9 })[2]).toBe(0);
   });
 
   it('never lowers a child head', () => {

@@ -107,7 +107,7 @@ export function windowLogitsReference(model: GuardModel, text: string): Float64A
       for (let f = 0; f < 32; f++) if (fired & (1 << f)) lex += row((1 << cfg.bits) + f, l);
       z[l] = (w.bias[l] ?? 0) + (w.scales[l] ?? 1) * ((chars[l] ?? 0) * vc + (wordSum[l] ?? 0) * vw + lex * cfg.lexScale) + (emb[l] ?? 0) * ke;
     }
-    applyStructure(z, fired);
+    applyStructure(z, fired, w.structureOffsets);
     for (let l = 0; l < L; l++) if ((z[l] ?? 0) > (best[l] ?? 0)) best[l] = z[l] ?? 0;
   }
   return best;
