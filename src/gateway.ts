@@ -44,28 +44,6 @@ export interface Gateway {
 /** Fallback thresholds when neither config nor the scorer's model file gives one. */
 const DEFAULT_THRESHOLD = 0.5;
 
-/** Texts of the shapes requests carry (a system prompt, short and long user turns, code, another language). */
-const WARM_TEXTS = [
-  'You are a helpful assistant.',
-  'Summarise the support ticket below in two sentences and suggest a reply.',
-  'The invoice for October was charged twice; please refund one of the payments. Order 48213, card ending 4411.',
-  'function add(a, b) { return a + b; } // why does this return NaN for strings?',
-  'Traduce al inglés: el pedido llegará el martes por la mañana.',
-  'Use the following context to answer the question. Context: the warehouse ships orders Monday to Friday. '.repeat(12),
-];
-
-/**
- * Runs a few scoring tasks before the gateway listens, so the worker's scorer is compiled by the JIT: a burst
- * arriving right after start otherwise met an interpreted scorer, and its requests missed the scoring deadline
- * (503, x-svc-guardrails: unavailable) until the worker warmed up. A failure is left to resolveThresholds' warning.
- */
-async function warmScorer(pool: WorkerPool): Promise<void> {
-  const texts = Array.from({ length: 64 }, (_, i) => `${WARM_TEXTS[i % WARM_TEXTS.length]} ${i}`);
-  for (let round = 0; round < 8; round++) {
-    await pool.run('score', { texts }, { tenant: '' }).catch(() => undefined);
-  }
-}
-
 async function resolveThresholds(config: GatewayConfig, pool: WorkerPool, log: Logger): Promise<Record<GuardCategory, number>> {
   let fromModel: Record<string, number> = {};
   try {
@@ -137,7 +115,6 @@ export async function startGateway(
     },
   });
   const thresholds = await resolveThresholds(config, pool, log);
-  if (config.guardrails.mode !== 'off') await warmScorer(pool);
   const th = (): Record<GuardCategory, number> => thresholds;
   const responsesStore = new ResponsesStore(store);
   let server: RunningServer | null = null;

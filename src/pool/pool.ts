@@ -57,7 +57,8 @@ const TOKENIZER_IDLE_MS = 60_000;
  * Scoring tasks handed to one worker at once. The second waits in the worker's message port and starts the
  * moment the first ends: with one task per worker the worker sat idle from each task's end until the busy
  * main thread had taken the result and posted the next, and a burst of 1,500 concurrent requests from one
- * organization saw 79% of them miss the 250 ms scoring deadline (503, x-svc-guardrails: unavailable).
+ * organization right after start saw 20-79% of them miss the 250 ms scoring deadline (503,
+ * x-svc-guardrails: unavailable; measured by hand with the gateway and the simulator in separate processes).
  */
 export const TASKS_IN_FLIGHT_PER_WORKER = 2;
 

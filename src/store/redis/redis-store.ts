@@ -25,6 +25,7 @@ import type { NanoUsd } from '../../billing/money.js';
 import {
   assertInt,
   assertTtl,
+  getOr,
   KEY_PATCH_FIELDS,
   LEDGER_CAP,
   ledgerLimit,
@@ -205,11 +206,7 @@ export class RedisStore implements Store {
   async settle(entries: SettlementEntry[]): Promise<string[]> {
     entries.forEach(validateEntry);
     const byOrg = new Map<string, SettlementEntry[]>();
-    for (const e of entries) {
-      const batch = byOrg.get(e.orgId);
-      if (batch === undefined) byOrg.set(e.orgId, [e]);
-      else batch.push(e);
-    }
+    for (const e of entries) getOr(byOrg, e.orgId, () => []).push(e);
     const applied = new Set<string>();
     await Promise.all(
       [...byOrg].map(async ([orgId, batch]) => {

@@ -16,7 +16,8 @@ vi.mock('../../../src/store/memory/durable.js', async (importOriginal) => {
   };
 });
 
-const { MemoryStore, SETTLE_CHUNK, SETTLE_MAX_SLICES, settleSliceSize } = await import('../../../src/store/memory/memory-store.js');
+const { MemoryStore } = await import('../../../src/store/memory/memory-store.js');
+const { SETTLE_CHUNK, SETTLE_MAX_SLICES, settleSliceSize } = await import('../../../src/store/memory/settle-slices.js');
 
 const entry = (i: number): SettlementEntry => ({
   requestId: `req-${i}`,
