@@ -58,6 +58,25 @@ describe('Logger on stdout (asynchronous, batched)', () => {
     expect(seen[0]!.at).toBeLessThan(1400); // before the process wrote 'late' and exited
   }, 20_000);
 
+  it('a burst of lines spanning many batches arrives whole and in order, the last ones at exit', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { pathToFileURL } = await import('node:url');
+    const { join } = await import('node:path');
+    const src = pathToFileURL(join(process.cwd(), 'dist/src/obs/logger.js')).href;
+    for (const json of [true, false]) {
+      const script = `import { Logger } from '${src}';
+        const l = new Logger('info', ${json});
+        for (let n = 0; n < 5000; n++) l.info('line', { n, pad: 'x'.repeat(n % 300), word: 'naïve' });
+        process.exit(0);`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      const lines = r.stdout.split('\n').filter((l) => l !== '');
+      expect(lines).toHaveLength(5000);
+      const ns = lines.map((l) => (json ? (JSON.parse(l) as { n: number }).n : Number(/ n=(\d+)/.exec(l)![1])));
+      expect(ns).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+      expect(lines[4999]).toContain('naïve');
+    }
+  }, 20_000);
+
   it('stamps lines with the same text as toISOString, across second, minute and day boundaries', () => {
     const base = Date.UTC(2026, 10, 24, 23, 59, 58, 0);
     for (const t of [base, base + 7, base + 42, base + 999, base + 1000, base + 1001, base + 1999, base + 2000, base + 2345, 0, 5, 1_000_000_123]) {
