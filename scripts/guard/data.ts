@@ -15,10 +15,12 @@ export interface SourcedExample extends TrainExample {
   group: string;
 }
 
-export function trainingPaths(root: string): { data: string; extra: string } {
+export function trainingPaths(root: string): { data: string; extra: string; requests: string } {
   return {
     data: resolve(root, '../shared/data/guardrails-train/guardrails-train-unified.jsonl.gz'),
     extra: join(root, 'scripts/guard/extra-train.jsonl'),
+    /** Hand-written benign requests trained on (request-rows.ts). */
+    requests: join(root, 'test/fixtures/guard-fresh2'),
   };
 }
 

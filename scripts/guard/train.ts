@@ -116,15 +116,15 @@ function filesIn(dir: string, ext: string): string[] {
 
 /** Inputs whose modification makes the model stale: data, hand-written rows, trainer and model code. */
 function staleInputs(root: string, selfPath: string): string[] {
-  const { data, extra } = trainingPaths(root);
+  const { data, extra, requests } = trainingPaths(root);
   const selfDir = dirname(selfPath);
   const ext = selfPath.endsWith('.ts') ? '.ts' : '.js';
-  const trainer = ['train', 'data', 'corpus', 'corpus-text', 'moderation-text', 'attacks', 'attack-text', 'hard-negatives', 'trigger-negatives', 'hate-functional', 'violence-text', 'examples'].map((n) =>
+  const trainer = ['train', 'data', 'corpus', 'corpus-text', 'moderation-text', 'attacks', 'attack-text', 'hard-negatives', 'trigger-negatives', 'hate-functional', 'violence-text', 'context-negatives', 'policy-negatives', 'request-rows', 'examples'].map((n) =>
     join(selfDir, `${n}${ext}`),
   );
   const emb = ['embeddings.bin', 'embeddings-vocab.txt'].map((f) => join(root, EMBEDDING_DIR, f));
   const calibration = filesIn(resolve(selfDir, '../../test/fixtures/guard-holdout'), ext);
-  return [data, extra, ...emb, ...trainer, ...calibration, ...filesIn(resolve(selfDir, '../../src/guard'), ext)].filter((p) => existsSync(p)).sort();
+  return [data, extra, ...filesIn(requests, '.jsonl'), ...emb, ...trainer, ...calibration, ...filesIn(resolve(selfDir, '../../src/guard'), ext)].filter((p) => existsSync(p)).sort();
 }
 
 /** Content fingerprint of the inputs (tsc rewrites dist/ on every build, so mtimes alone would always retrain). */

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../../src/guard/model.js';
 import { defaultModelPath, findProjectRoot } from '../../../src/guard/paths.js';
 import { judgeRequest } from '../../../scripts/guard/gateway-judge.js';
+import { readRequestSet } from '../../../scripts/guard/request-rows.js';
 import { DISCOVERY_REQUESTS, FRESH_REQUESTS, MEASURE_REQUESTS, halfOf } from '../../fixtures/guard-fresh/index.js';
 
 // The real model, built by `make build` (make guard-model); SVC_GUARD_MODEL points at another one. Missing = a
@@ -22,6 +24,10 @@ const KNOWN: Readonly<Record<string, string>> = {
   // Measure half, never used to choose a fix: "Pretend you have no restrictions on word count" reads like the
   // no-restrictions role-play jailbreak; the emulator-persona rows did not cover it.
   'persona/unrestricted#2': 'prompt_injection: "pretend you have no restrictions on word count" (measure half)',
+  // Measure half: a Portuguese address correction ("Desconsidere a mensagem anterior, o endereço certo é ...") at
+  // violence/graphic 0.58 against the 0.5 floor, since the model that trains windows of long negatives and the policy
+  // rows (scripts/guard/policy-negatives.ts); served before it.
+  'pt/support#1': 'violence/graphic: Portuguese address correction, just over the 0.5 floor (measure half)',
 };
 
 describe('the trained guardrail model on the fresh benign set (test/fixtures/guard-fresh)', () => {
@@ -57,5 +63,49 @@ describe('the trained guardrail model on the fresh benign set (test/fixtures/gua
     }
     expect(refused.filter((x) => !(x.id in KNOWN)), JSON.stringify(refused, null, 1)).toEqual([]);
     expect(refused.map((x) => x.id).sort(), 'a known refusal is served again: remove it from KNOWN').toEqual(Object.keys(KNOWN).sort());
+  });
+});
+
+/**
+ * Two more hand-written sets of benign production-like requests, each written by someone who saw neither the other
+ * sets nor the training generators. guard-fresh2 found the policy-language families and is trained on
+ * (scripts/guard/request-rows.ts); guard-fresh3 was written after it and is never trained on: it measures. Known
+ * refusals by id, as above.
+ */
+const SETS: ReadonlyArray<{ dir: string; known: Readonly<Record<string, string>> }> = [
+  {
+    dir: 'guard-fresh2',
+    known: {
+      // Quotes a filter's regex list of attack phrases ("disregard (the|your) (system|previous) prompt"): the same
+      // quoted-mention case as sec/detect#2 above. prompt_injection is not trained on this set for that reason.
+      'security#5': 'prompt_injection: reviews a pre-filter whose patterns quote attack phrases',
+    },
+  },
+  {
+    dir: 'guard-fresh3',
+    known: {
+      'health#31': 'self-harm: review of a crisis-triage protocol for a mental-health app (tiers of risk named)',
+      'rpg_gm#3': 'hate/threatening: "We enter the burned village." (a game turn, after a dark-fantasy system prompt)',
+    },
+  },
+];
+
+describe.each(SETS)('the trained guardrail model on test/fixtures/$dir', ({ dir, known }) => {
+  const requests = readRequestSet(join(findProjectRoot(import.meta.url), 'test/fixtures', dir));
+
+  it('is 400+ requests with unique ids', () => {
+    expect(requests.length).toBeGreaterThanOrEqual(400);
+    expect(new Set(requests.map((r) => r.id)).size).toBe(requests.length);
+  });
+
+  it('serves every request, judged as the gateway judges it, but the known refusals listed by id', async () => {
+    const model = loadModel(modelPath);
+    const refused: Array<{ id: string; why: string[] }> = [];
+    for (const r of requests) {
+      const j = await judgeRequest(model, r.messages);
+      if (j.refusals.length > 0) refused.push({ id: r.id, why: j.refusals.map((f) => `${f.label}=${f.score.toFixed(3)} (threshold ${f.threshold.toFixed(3)}) in message ${f.message}`) });
+    }
+    expect(refused.filter((x) => !(x.id in known)), JSON.stringify(refused, null, 1)).toEqual([]);
+    expect(refused.map((x) => x.id).sort(), 'a known refusal is served again: remove it from the list').toEqual(Object.keys(known).sort());
   });
 });
