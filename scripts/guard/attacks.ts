@@ -10,7 +10,7 @@
  * Every row carries group `gen-attack:<technique>:<template>`, so the train/validation split holds out whole
  * templates and the validation recall measures phrasings the heads have not seen.
  */
-import { GUARD_LABELS } from '../../src/guard/labels.js';
+import { GUARD_LABELS, type GuardLabel } from '../../src/guard/labels.js';
 import { mulberry32, type LabelValue } from '../../src/guard/train.js';
 import { ATTACK_SLOTS, FOREIGN_ASKS, FOREIGN_GOALS, FOREIGN_OVERRIDES } from './attack-text.js';
 import { DOCUMENTS } from './corpus-text.js';
@@ -98,6 +98,39 @@ export interface GenTemplate {
   technique: string;
   n: number;
   make: (r: Rng) => string;
+}
+
+/** Shorthands of a generator over one slot table (context-negatives.ts, policy-negatives.ts, hard-negatives.ts). */
+export interface SlotKit {
+  /** Fills `{slot}` references from the table. */
+  f: (text: string, r: Rng) => string;
+  /** A template: a slot string, or a function for transforms. */
+  t: (family: string, id: string, n: number, make: string | ((r: Rng) => string)) => GenTemplate;
+  /** lo..hi distinct entries of one slot list, each filled, in random order. */
+  some: (r: Rng, slot: string, lo: number, hi: number) => string[];
+}
+
+export function slotKit(slots: Record<string, readonly string[]>): SlotKit {
+  const f = (text: string, r: Rng): string => fillFrom(slots, text, r);
+  return {
+    f,
+    t: (family, id, n, make) => ({ id, technique: family, n, make: typeof make === 'string' ? (r) => f(make, r) : make }),
+    some: (r, slot, lo, hi) => {
+      const xs = [...(slots[slot] ?? [])];
+      const k = lo + Math.floor(r() * (hi - lo + 1));
+      const out: string[] = [];
+      while (out.length < k && xs.length > 0) out.push(f(xs.splice(Math.floor(r() * xs.length), 1)[0] ?? '', r));
+      return out;
+    },
+  };
+}
+
+/**
+ * Label vector of a hard-negative family: 0 for the heads it was written for, unknown for every other head, so that
+ * rows aimed at one head's false positives do not move the calibration of the others.
+ */
+export function zerosFor(heads: readonly GuardLabel[]): () => LabelValue[] {
+  return () => GUARD_LABELS.map((l): LabelValue => (heads.includes(l) ? 0 : null));
 }
 
 /** Template shorthand: a slot string, or a function for transforms. */

@@ -36,11 +36,10 @@
  *
  * Seeded (mulberry32 per template, expandGen): identical on every run. Rows of one template share a split group, so
  * validation measures unseen templates. Source `gen-benign-context`: trained on, but not part of the benign pool
- * whose scores set the thresholds (train.ts isBenignCorpus), so the cuts are chosen on the same pools as before.
+ * whose scores set the thresholds (data.ts isBenignCorpus), so the cuts are chosen on the same pools as before.
  */
-import { GUARD_LABELS, type GuardLabel } from '../../src/guard/labels.js';
-import type { LabelValue } from '../../src/guard/train.js';
-import { capFirst, expandGen, fillFrom, pick, type GenTemplate, type Rng } from './attacks.js';
+import type { GuardLabel } from '../../src/guard/labels.js';
+import { capFirst, expandGen, pick, slotKit, zerosFor, type GenTemplate } from './attacks.js';
 import type { SourcedExample } from './data.js';
 
 const S: Record<string, readonly string[]> = {
@@ -291,20 +290,7 @@ const S: Record<string, readonly string[]> = {
   ],
 };
 
-const f = (text: string, r: Rng): string => fillFrom(S, text, r);
-
-function t(family: string, id: string, n: number, make: string | ((r: Rng) => string)): GenTemplate {
-  return { id, technique: family, n, make: typeof make === 'string' ? (r) => f(make, r) : make };
-}
-
-/** k distinct picks from a slot list, in list order or shuffled. */
-function some(r: Rng, slot: string, lo: number, hi: number): string[] {
-  const xs = [...(S[slot] ?? [])];
-  const k = lo + Math.floor(r() * (hi - lo + 1));
-  const out: string[] = [];
-  while (out.length < k && xs.length > 0) out.push(f(xs.splice(Math.floor(r() * xs.length), 1)[0] ?? '', r));
-  return out;
-}
+const { f, t, some } = slotKit(S);
 
 const EMULATOR: readonly GenTemplate[] = [
   t('emulator', 'e1', 60, 'I want you to act as a {emulated}. I will type {emu_input} and you will reply with {emu_output}, {emu_constraint} My first command is {emu_first}'),
@@ -359,15 +345,6 @@ const SAFEGUARDING: readonly GenTemplate[] = [
   t('safeguarding', 's2', 40, (r) => `Safeguarding and child protection (${f('{sg_org}', r)})\n${some(r, 'sg_sent', 2, 5).map((x) => `- ${x}`).join('\n')}\n\n${f('{sg_task}', r)}`),
   t('safeguarding', 's3', 30, (r) => `I am the safeguarding lead at ${f('{sg_org}', r)}. ${f('{sg_sent}', r)} ${f('{sg_task}', r)}`),
 ];
-
-/**
- * Label vector: 0 for the heads the family was written for, unknown for every other head, so that rows aimed at one
- * head's false positives do not move the calibration of the others (a thousand extra hate = 0 rows shifted the hate
- * head's scores on the eval set although none of these texts is near hate).
- */
-function zerosFor(heads: readonly GuardLabel[]): () => LabelValue[] {
-  return () => GUARD_LABELS.map((l): LabelValue => (heads.includes(l) ? 0 : null));
-}
 
 const PI: readonly GuardLabel[] = ['prompt_injection'];
 const VIOLENCE_BOTH: readonly GuardLabel[] = ['violence', 'violence/graphic'];

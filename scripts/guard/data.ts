@@ -15,6 +15,16 @@ export interface SourcedExample extends TrainExample {
   group: string;
 }
 
+/**
+ * The benign corpus = production-like requests: the composed benign corpus and the hand-written benign/short
+ * rows. Counter-speech, identity statements and profanity rows are hard negatives of particular heads and count
+ * under NEG_BUDGET instead (train.ts). The thresholds are chosen on these rows.
+ */
+export function isBenignCorpus(e: SourcedExample): boolean {
+  if (e.source === 'corpus-benign') return true;
+  return e.source === 'extra' && /^extra:(benign|short-benign)-/.test(e.group) && e.y.every((v) => v === 0);
+}
+
 export function trainingPaths(root: string): { data: string; extra: string; requests: string } {
   return {
     data: resolve(root, '../shared/data/guardrails-train/guardrails-train-unified.jsonl.gz'),

@@ -4,7 +4,7 @@ import { attackCorpus, benignCorpus, moderationCorpus } from './corpus.js';
 import { contextNegatives } from './context-negatives.js';
 import { policyNegatives } from './policy-negatives.js';
 import { benignRequestRows } from './request-rows.js';
-import { DEFAULT_DATA_OPTIONS, extraExamples, readJsonl, unifiedExamples, type SourcedExample } from './data.js';
+import { DEFAULT_DATA_OPTIONS, extraExamples, isBenignCorpus, readJsonl, unifiedExamples, type SourcedExample } from './data.js';
 import { hateFunctionalRows } from './hate-functional.js';
 import { moderationHardNegatives, moderationPositives, profanityNegatives } from './moderation-text.js';
 import { violenceRows } from './violence-text.js';
@@ -31,16 +31,14 @@ export function trainingExamples(paths: { data: string; extra: string; requests:
  * A text longer than the scorer's single segment is scored as the max over its windows (scoringSegments), never as a
  * whole, so a long row with no positive label is trained as those windows (same labels, same split group): a pasted
  * policy or contract then teaches the windows the gateway will actually score. Rows with a positive label stay whole:
- * most of a long positive's windows need not be positive. The sources the thresholds are chosen on (train.ts
- * isBenignCorpus) stay whole too, so the cuts are set on the same pools as before.
+ * most of a long positive's windows need not be positive. The rows the thresholds are chosen on (isBenignCorpus)
+ * stay whole too, so the cuts are set on the same pools as before.
  */
-const THRESHOLD_POOLS = new Set(['corpus-benign', 'extra']);
-
 function windowedNegatives(rows: SourcedExample[]): SourcedExample[] {
   const wc = DEFAULT_WINDOW_CONFIG;
   const out: SourcedExample[] = [];
   for (const e of rows) {
-    if (e.text.length <= wc.maxSingle || e.y.some((v) => v === 1) || THRESHOLD_POOLS.has(e.source)) {
+    if (e.text.length <= wc.maxSingle || e.y.some((v) => v === 1) || isBenignCorpus(e)) {
       out.push(e);
       continue;
     }

@@ -32,11 +32,11 @@
  *
  * Seeded (mulberry32 per template, expandGen): identical on every run. Rows of one template share a split group, so
  * validation measures unseen templates. Source `gen-benign-policy`: trained on, but not part of the benign pool whose
- * scores set the thresholds (train.ts isBenignCorpus).
+ * scores set the thresholds (data.ts isBenignCorpus).
  */
 import { GUARD_LABELS, type GuardLabel } from '../../src/guard/labels.js';
-import type { LabelValue } from '../../src/guard/train.js';
-import { capFirst, expandGen, fillFrom, pick, type GenTemplate, type Rng } from './attacks.js';
+import { shuffleInPlace } from '../../src/guard/train.js';
+import { capFirst, expandGen, pick, slotKit, zerosFor, type GenTemplate, type Rng } from './attacks.js';
 import type { SourcedExample } from './data.js';
 
 const S: Record<string, readonly string[]> = {
@@ -911,31 +911,7 @@ const S: Record<string, readonly string[]> = {
   ],
 };
 
-const f = (text: string, r: Rng): string => fillFrom(S, text, r);
-
-function t(family: string, id: string, n: number, make: string | ((r: Rng) => string)): GenTemplate {
-  return { id, technique: family, n, make: typeof make === 'string' ? (r) => f(make, r) : make };
-}
-
-/** k distinct picks from a slot list, shuffled. */
-function some(r: Rng, slot: string, lo: number, hi: number): string[] {
-  const xs = [...(S[slot] ?? [])];
-  const k = lo + Math.floor(r() * (hi - lo + 1));
-  const out: string[] = [];
-  while (out.length < k && xs.length > 0) out.push(f(xs.splice(Math.floor(r() * xs.length), 1)[0] ?? '', r));
-  return out;
-}
-
-function shuffle<T>(r: Rng, xs: readonly T[]): T[] {
-  const a = [...xs];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(r() * (i + 1));
-    const tmp = a[i] as T;
-    a[i] = a[j] as T;
-    a[j] = tmp;
-  }
-  return a;
-}
+const { f, t, some } = slotKit(S);
 
 /** The seven categories every full-taxonomy row names, in the usual policy order. */
 const FULL_KEYS = ['hate', 'threat', 'selfharm', 'sexual', 'minors', 'violence', 'graphic'] as const;
@@ -946,7 +922,7 @@ const FULL_KEYS = ['hate', 'threat', 'selfharm', 'sexual', 'minors', 'violence',
  */
 function taxonomy(r: Rng, prefix: string, extraLo: number, extraHi: number): string[] {
   const xs = [...FULL_KEYS.map((k) => f(`{${prefix}_${k}}`, r)), ...some(r, `${prefix}_other`, extraLo, extraHi)];
-  return r() < 0.34 ? shuffle(r, xs) : xs;
+  return r() < 0.34 ? shuffleInPlace(xs, r) : xs;
 }
 
 /** "Name: body" -> [name, body]. */
@@ -1141,14 +1117,6 @@ const EVERYDAY: readonly GenTemplate[] = [
   t('everyday-verbs', 'v5', 25, (r) => f('{life_line}', r)),
   t('everyday-verbs', 'v6', 10, (r) => f('{ml_cook}', r)),
 ];
-
-/**
- * Label vector: 0 for the heads the family was written for, unknown for every other head (as in context-negatives.ts),
- * so that rows aimed at one head's false positives leave the calibration of the others alone.
- */
-function zerosFor(heads: readonly GuardLabel[]): () => LabelValue[] {
-  return () => GUARD_LABELS.map((l): LabelValue => (heads.includes(l) ? 0 : null));
-}
 
 const ALL_MODERATION: readonly GuardLabel[] = GUARD_LABELS.filter((l) => l !== 'prompt_injection');
 const SEXUAL_BOTH: readonly GuardLabel[] = ['sexual', 'sexual/minors'];

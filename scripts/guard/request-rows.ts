@@ -14,10 +14,11 @@ import { join } from 'node:path';
 import { GUARD_LABELS } from '../../src/guard/labels.js';
 import type { LabelValue } from '../../src/guard/train.js';
 import type { SourcedExample } from './data.js';
+import type { JudgedMessage } from './gateway-judge.js';
 
 interface FixtureRequest {
   id: string;
-  messages: { role: string; content: string }[];
+  messages: JudgedMessage[];
 }
 
 /** Reads every *.jsonl of `dir` in name order: one request per line. */

@@ -29,6 +29,7 @@ import { EMBEDDING_DIR, loadEmbeddingTable } from '../../src/guard/embeddings.js
 import { trainingExamples } from './examples.js';
 import {
   DEFAULT_DATA_OPTIONS,
+  isBenignCorpus,
   labelCounts,
   splitByGroup,
   trainingPaths,
@@ -75,15 +76,6 @@ const MODERATION_L2 = 1e-2;
  */
 const DENSE = { floor: 4, scale: 8, l2: 1e-6, labels: GUARD_LABELS.map((_l, i) => i).filter((i) => GUARD_LABELS[i] !== 'prompt_injection') };
 
-/**
- * The benign corpus = production-like requests: the composed benign corpus and the hand-written benign/short
- * rows. Counter-speech, identity statements and profanity rows are hard negatives of particular heads and count
- * under NEG_BUDGET instead.
- */
-export function isBenignCorpus(e: SourcedExample): boolean {
-  if (e.source === 'corpus-benign') return true;
-  return e.source === 'extra' && /^extra:(benign|short-benign)-/.test(e.group) && e.y.every((v) => v === 0);
-}
 
 interface Args {
   ifMissing: boolean;
