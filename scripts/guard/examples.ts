@@ -3,6 +3,7 @@ import { DEFAULT_WINDOW_CONFIG, scoringSegments } from '../../src/guard/model.js
 import { attackCorpus, benignCorpus, moderationCorpus } from './corpus.js';
 import { contextNegatives } from './context-negatives.js';
 import { policyNegatives } from './policy-negatives.js';
+import { idiomNegatives } from './idiom-negatives.js';
 import { benignRequestRows } from './request-rows.js';
 import { DEFAULT_DATA_OPTIONS, extraExamples, isBenignCorpus, readJsonl, unifiedExamples, type SourcedExample } from './data.js';
 import { hateFunctionalRows } from './hate-functional.js';
@@ -23,6 +24,7 @@ export function trainingExamples(paths: { data: string; extra: string; requests:
     ...violenceRows(),
     ...contextNegatives(),
     ...policyNegatives(),
+    ...idiomNegatives(),
     ...benignRequestRows(paths.requests),
   ]);
 }

@@ -73,8 +73,15 @@ const MODERATION_L2 = 1e-2;
 /**
  * Mean-pooled word-embedding features (see src/guard/embeddings.ts) for the moderation heads. The injection head
  * keeps its sparse features only: topic vectors say what a text is about, not whether it overrides instructions.
+ *
+ * floor: the pooled vector is the sum over max(in-vocabulary tokens, floor), so a short text gets a damped vector, as
+ * its sparse features are (FeatureConfig wordFloor 10). At 4 a two- to five-word request was all topic: "child" and
+ * "learns" carried "Explain how a child learns." to sexual/minors 0.96, the one-word assistant turn "Searching." sat on
+ * the sexual cut, and such short benign rows set the sexual cuts (0.72-0.75, recall on the validation split 21-26 %).
+ * At 10 the cuts fall to the 0.5 floor with the validation AUROCs unchanged (0.98), so recall at the cut roughly
+ * doubles; the held-out AUROCs of the sexual heads fell by about 0.01-0.02 (docs/guardrails-eval.md).
  */
-const DENSE = { floor: 4, scale: 8, l2: 1e-6, labels: GUARD_LABELS.map((_l, i) => i).filter((i) => GUARD_LABELS[i] !== 'prompt_injection') };
+const DENSE = { floor: 10, scale: 8, l2: 1e-6, labels: GUARD_LABELS.map((_l, i) => i).filter((i) => GUARD_LABELS[i] !== 'prompt_injection') };
 
 
 interface Args {
@@ -111,7 +118,7 @@ function staleInputs(root: string, selfPath: string): string[] {
   const { data, extra, requests } = trainingPaths(root);
   const selfDir = dirname(selfPath);
   const ext = selfPath.endsWith('.ts') ? '.ts' : '.js';
-  const trainer = ['train', 'data', 'corpus', 'corpus-text', 'moderation-text', 'attacks', 'attack-text', 'hard-negatives', 'trigger-negatives', 'hate-functional', 'violence-text', 'context-negatives', 'policy-negatives', 'request-rows', 'examples'].map((n) =>
+  const trainer = ['train', 'data', 'corpus', 'corpus-text', 'moderation-text', 'attacks', 'attack-text', 'hard-negatives', 'trigger-negatives', 'hate-functional', 'violence-text', 'context-negatives', 'policy-negatives', 'idiom-negatives', 'request-rows', 'examples'].map((n) =>
     join(selfDir, `${n}${ext}`),
   );
   const emb = ['embeddings.bin', 'embeddings-vocab.txt'].map((f) => join(root, EMBEDDING_DIR, f));
@@ -164,6 +171,8 @@ interface SplitReport {
   benignN: number;
   /** Share of all validation negatives flagged. */
   negFpr: number;
+  /** Which rule set the cut (the highest of the four) and, for a pool, the start of the row at the cut. */
+  cutBy: string;
 }
 
 /**
@@ -197,21 +206,30 @@ function evaluateSplit(model: GuardModel, tune: SourcedExample[]): SplitReport[]
     const s: number[] = [];
     const y: number[] = [];
     const benignScores: number[] = [];
+    const benignTexts: string[] = [];
     tune.forEach((e, i) => {
       const v = e.y[l];
       if (v === 0 || v === 1) {
         s.push(scores[i]?.[l] ?? 0);
         y.push(v);
       }
-      if (benign[i]) benignScores.push(scores[i]?.[l] ?? 0);
+      if (benign[i]) {
+        benignScores.push(scores[i]?.[l] ?? 0);
+        benignTexts.push(e.text);
+      }
     });
     const negScores = s.filter((_v, i) => y[i] === 0);
-    const threshold = Math.max(
-      THRESHOLD_FLOOR,
-      fprThreshold(benignScores, label === 'prompt_injection' ? FP_TARGET : BENIGN_FP),
-      fprThreshold(negScores, NEG_BUDGET),
-      fprThreshold(calibration[l] ?? [], CALIBRATION_FP),
-    );
+    const rules: Array<[string, number]> = [
+      ['floor', THRESHOLD_FLOOR],
+      ['benign corpus', fprThreshold(benignScores, label === 'prompt_injection' ? FP_TARGET : BENIGN_FP)],
+      ['all negatives', fprThreshold(negScores, NEG_BUDGET)],
+      ['calibration requests', fprThreshold(calibration[l] ?? [], CALIBRATION_FP)],
+    ];
+    const [rule, threshold] = rules.reduce((a, b) => (b[1] > a[1] ? b : a));
+    // The benign row that sets the cut: the highest-scoring one under it (ties and the 1e-6 step aside).
+    let at = -1;
+    if (rule === 'benign corpus') for (let i = 0; i < benignScores.length; i++) if (benignScores[i]! < threshold && (at < 0 || benignScores[i]! > benignScores[at]!)) at = i;
+    const cutBy = at >= 0 ? `${rule}: ${JSON.stringify((benignTexts[at] ?? '').slice(0, 100))}` : rule;
     const c = confusionAt(s, y, threshold);
     return {
       label,
@@ -226,6 +244,7 @@ function evaluateSplit(model: GuardModel, tune: SourcedExample[]): SplitReport[]
       benignFpr: benignScores.filter((v) => v >= threshold).length / Math.max(1, benignScores.length),
       benignN: benignScores.length,
       negFpr: c.fp / Math.max(1, c.fp + c.tn),
+      cutBy,
     };
   });
 }
@@ -241,6 +260,7 @@ function printReport(rep: SplitReport[], log: (s: string) => void): void {
       `${r.label.padEnd(18)} ${String(r.pos).padStart(4)} ${String(r.neg).padStart(5)}  ${fmt(r.auroc)}  ${fmt(r.auprc)}  ${fmt(r.threshold, 4)}  ${fmt(r.precision)}  ${fmt(r.recall)}  ${fmt(r.f1)}  ${fmt(100 * r.benignFpr, 2)}%  ${fmt(100 * r.negFpr, 2)}%`,
     );
   }
+  for (const r of rep) log(`cut of ${r.label} set by ${r.cutBy}`);
 }
 
 export async function main(argv: string[]): Promise<void> {

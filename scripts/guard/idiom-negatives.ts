@@ -1,0 +1,342 @@
+/**
+ * Hard negatives for benign registers that a fourth fresh production-like set (test/fixtures/guard-fresh4,
+ * written by someone who saw neither the generators nor the earlier sets) was refused on. Only the families are taken
+ * from it; every text here is written for this project from our own slot lists, and nothing is read from
+ * ../shared/evals. Like policy-negatives.ts, a row is 0 only for the heads its family targets, unknown for the rest:
+ *
+ *  - player turns in text adventures and video games: commands and intents aimed at monsters, objects and game
+ *    characters ("> aim the crossbow at the lock and fire", "attack the skeleton with my torch", "I want to take out
+ *    the bandit chief and loot his keys"): violence, violence/graphic, hate and hate/threatening 0. A game's
+ *    narrator or NPC prompt sends every player turn through the gateway, so one refusal breaks a session;
+ *  - pain and effort idioms in fitness, physio and health questions ("a stabbing pain in my shoulder when I bench",
+ *    "my calves are killing me", "shooting pain down my leg"): self-harm, violence and violence/graphic 0;
+ *  - software strings and localisation tables with process and job verbs ("Kill process", "Terminate all
+ *    sessions", "Abort", "Execute", "Force quit", "Destroy instance"), as TSV/CSV/JSON/.po the way translation and
+ *    i18n tools send them: hate, hate/threatening and violence 0;
+ *  - organisations' AI usage policies and security standards that describe prompt injection, jailbreaking and
+ *    agent permissions in policy language: prompt_injection 0. As in policy-negatives.ts, no row quotes or
+ *    paraphrases an attack command; attacks are only described;
+ *  - documents addressed to their reader in the second person (sentencing remarks, letters, reviews, discharge
+ *    notes, notices, second-person fiction): addressing "you" and "your" is a feature of injections too, and a pasted
+ *    judgment scored near the injection cut: prompt_injection 0;
+ *  - clinical risk protocols of mental-health and crisis services (risk tiers, escalation, safety-plan templates,
+ *    means restriction) with the tasks built on them (review, test messages, checklists): self-harm 0. They name
+ *    ideation, plans and means in a clinical register; content that encourages or describes self-harm is not here;
+ *  - children's development, parenting and school questions ("Explain how a child learns.", "At what age do kids
+ *    learn to read?", bedtime stories, lunchboxes): sexual, sexual/minors, violence and hate 0. A minor reference is
+ *    half of the sexual/minors rule, and the word embeddings of "child" and "learns" alone carried that head over its
+ *    cut on a five-word education question;
+ *  - everyday hyperbole ("I'm so tired I could die", "that joke killed me", "I could murder a pizza"): self-harm,
+ *    violence and violence/graphic 0;
+ *  - service, health and HR requests that name a protected group neutrally ("Do you do the mpox vaccine for gay and
+ *    bisexual men?", an inclusive job ad, dietary needs of Muslim guests): hate and hate/threatening 0. The hate cut
+ *    sits at its 0.5 floor and such requests scored just under or over it;
+ *  - adult relationship and sexual-health questions and non-explicit romance writing ("how do I tell my boyfriend
+ *    I'm not ready to have sex yet", wedding vows, a first kiss in a YA novel): sexual and sexual/minors 0.
+ *
+ * Seeded (mulberry32 per template, expandGen): identical on every run. Source `gen-benign-policy` (trained on, not in
+ * the benign pool whose scores set the thresholds).
+ */
+import type { GuardLabel } from '../../src/guard/labels.js';
+import { expandGen, pick, slotKit, zerosFor, type GenTemplate } from './attacks.js';
+import type { SourcedExample } from './data.js';
+
+const S: Record<string, readonly string[]> = {
+  // ============================================================================================ 1. player turns
+  target: [
+    'the goblin', 'the skeleton', 'the troll', 'the wolf', 'the giant spider', 'the zombie', 'the bandit', 'the orc captain', 'the slime',
+    'the dragon', 'the cultist', 'the raider', 'the mutant', 'the drone', 'the turret', 'the ghoul', 'the wraith', 'the bandit chief',
+    'the pirate', 'the necromancer', 'the boss', 'the sentry', 'the lich', 'the werewolf', 'the rat swarm', 'the golem',
+  ],
+  object: [
+    'the lock', 'the padlock', 'the barrel', 'the crate', 'the furnace', 'the generator', 'the window', 'the chandelier rope', 'the fuse box',
+    'the door hinges', 'the vase', 'the camera', 'the lantern', 'the target dummy', 'the tin cans on the fence', 'the control panel',
+    'the gas canister', 'the wooden barricade', 'the mirror', 'the bell',
+  ],
+  weapon: [
+    'shotgun', 'crossbow', 'sword', 'axe', 'bow', 'pistol', 'rifle', 'dagger', 'torch', 'crowbar', 'spear', 'hammer', 'slingshot',
+    'flare gun', 'kitchen knife', 'staff', 'mace', 'harpoon',
+  ],
+  cmd: [
+    '> aim {weapon} at {object} and shoot', '> shoot {object}', '> attack {target} with {weapon}', '> stab {target}', '> kill {target}',
+    '> hit {object} with {weapon}', '> fire at {target}', '> throw {weapon} at {target}', '> swing {weapon} at {target}',
+    '> load {weapon}. aim at {target}', '> smash {object}', '> cut {object} with {weapon}', '> burn {object} with torch',
+    '> finish off {target}', '> ambush {target} from the ledge',
+    'attack {target}', 'kill {target} and loot the body', 'shoot {object}', 'use {weapon} on {target}', 'i stab {target} twice',
+    '> equip {weapon}. attack {target}', '> sneak behind {target} and knock it out', '> blast {object} open',
+  ],
+  intent: [
+    'i want to kill {target} and take his keys', 'can i take out {target} without the guards noticing?', 'I want to murder {target} for the bounty',
+    'let\'s ambush {target} at the bridge', 'i sneak up and stab {target} in the back', 'I attack {target} before it wakes up',
+    'I want to burn {target}\'s hideout down', 'can I poison {target}\'s wine at the feast? my rogue has a vial',
+    'i shoot {target} with my {weapon}, roll for damage?', 'ok I kill {target} and search the room', 'I headbutt {target}',
+    'my paladin smites {target}', 'i cast fireball on {target} and his gang', 'I want to execute {target} for treason, the party voted',
+  ],
+  game_frame: [
+    '{cmd}', '{cmd}', '{cmd}', '{intent}', '{intent}', '{cmd}. then {cmd}', '{intent}. {cmd}', 'ok. {cmd}', '{cmd} lol', 'fine. {intent}',
+    'wait no. {cmd}', '{intent} (in character)', 'OOC: is this allowed? {intent}',
+  ],
+  shooter_q: [
+    'best loadout for getting headshots with the {weapon} in the new season?', 'how do I kill {target} on hard mode? it keeps one-shotting me',
+    'whats the fastest way to farm kills for the {weapon} camo', 'tips for sniping in the night map, I keep getting killed from behind',
+    'is it better to shoot the weak spot on {target} or the legs?', 'how many shots does it take to kill {target} with a level 3 {weapon}?',
+    'my kill/death ratio is terrible in ranked, how do I stop dying so fast?', 'can you write patch notes: {weapon} damage up 10%, headshot multiplier down',
+    'explain the execute mechanic on {target}: below 20% health you can finish it instantly?',
+  ],
+
+  // ============================================================================================== 2. pain idioms
+  body_part: [
+    'shoulder', 'lower back', 'knee', 'left knee', 'neck', 'hip', 'wrist', 'elbow', 'ankle', 'calf', 'hamstring', 'right side', 'chest',
+    'shin', 'heel', 'forearm', 'upper back', 'foot', 'jaw', 'temple',
+  ],
+  pain_idiom: [
+    'a sharp stabbing pain in my {body_part}', 'a shooting pain down my {body_part}', 'my {body_part} is killing me', 'it feels like a stab in my {body_part}',
+    'a burning pain in my {body_part}', 'a knife-like pain in my {body_part}', 'it feels like someone is hammering my {body_part}',
+    'my {body_part} is absolutely destroyed', 'a throbbing pain in my {body_part}', 'the pain in my {body_part} is excruciating',
+    'my {body_part} feels like it got hit by a truck', 'a pinching, stabbing feeling in my {body_part}',
+  ],
+  pain_context: [
+    'when I bench', 'after leg day', 'during squats', 'after my long run', 'when I lift overhead', 'after yoga', 'when I wake up',
+    'after sitting at my desk all day', 'after tennis', 'when I climb stairs', 'since my marathon', 'after deadlifts', 'after boxing class',
+  ],
+  pain_q: [
+    'should I train through {pain_idiom} {pain_context}?', 'I get {pain_idiom} {pain_context}. stretch or rest?',
+    'is {pain_idiom} {pain_context} normal or should I see a physio?', '{pain_idiom} {pain_context}, feels like a stab. what could it be?',
+    'Coach, {pain_idiom} {pain_context}. Can I still do my session today?', 'what causes {pain_idiom} {pain_context}',
+    '{pain_idiom} {pain_context} - ice or heat?', 'physio said tendinopathy. {pain_idiom} {pain_context}. what exercises help?',
+  ],
+  effort_idiom: [
+    'that workout absolutely killed me', 'leg day destroyed me', 'I\'m dying after that HIIT class', 'this plan is brutal, my abs are dead',
+    'I murdered my PR today!', 'that hill sprint nearly killed me lol', 'my legs are dead after the 10k', 'the coach is trying to kill us with burpees',
+    'give me a killer 20-minute core workout', 'a savage arm day I can do at home', 'ran till I dropped, how do I recover faster?',
+  ],
+
+  // =========================================================================================== 3. software strings
+  ui_en: [
+    'Kill process', 'Kill the process', 'Terminate all sessions', 'Abort', 'Execute', 'Force quit', 'Destroy instance', 'Kill switch',
+    'Terminate instance', 'Purge cache', 'Nuke local data', 'Execute script', 'Abort mission', 'Kill all child processes', 'Shoot a photo',
+    'Hit the endpoint', 'Fire event', 'Drop table', 'Wipe device', 'Delete permanently', 'Slaughter the backlog', 'Blast notification',
+    'Target audience', 'Strike through', 'Crash report', 'Hang detected', 'Process killed by OOM killer', 'Fatal error', 'Killed (signal 9)',
+  ],
+  ui_tr: [
+    'Prozess beenden', 'Alle Sitzungen beenden', 'Abbrechen', 'Ausführen', 'Sofort beenden', 'Terminer le processus', 'Abandonner',
+    'Exécuter', 'Forzar cierre', 'Terminar proceso', 'Ejecutar', 'Matar proceso', 'Encerrar processo', 'Interrompi', 'Esegui',
+    'プロセスを終了', '中止', '実行', '结束进程', '终止所有会话', 'Zakończ proces', 'Przerwij', 'Sonlandır', 'İptal',
+  ],
+  ui_table: [
+    'seg_id\tsource_en\ttarget\n1\t{ui_en}\t{ui_tr}\n2\t{ui_en}\t{ui_tr}\n3\t{ui_en}\t{ui_tr}',
+    'key,en,translation\nmenu.kill,{ui_en},{ui_tr}\nmenu.abort,{ui_en},{ui_tr}\ndialog.exec,{ui_en},{ui_tr}',
+    '{"actions.kill": "{ui_en}", "actions.stop": "{ui_en}", "actions.run": "{ui_en}"}',
+    'msgid "{ui_en}"\nmsgstr "{ui_tr}"\n\nmsgid "{ui_en}"\nmsgstr "{ui_tr}"',
+    '| string | en | target |\n|---|---|---|\n| btn_1 | {ui_en} | {ui_tr} |\n| btn_2 | {ui_en} | {ui_tr} |',
+    '{ui_en}\n{ui_en}\n{ui_en}\n{ui_en}',
+  ],
+  ui_task: [
+    'Translate these UI strings to German, keep the keys:', 'Check these translations for consistency:', 'Mark rows where source and target are identical:',
+    'Shorten each label to fit a 16-character button:', 'Return this as JSON:', 'Which of these menu labels sound too aggressive for a consumer app?',
+    'Fix the capitalisation:', 'Add a tooltip for each action:', 'Dedupe this translation memory export:', 'Convert to an Android strings.xml:',
+  ],
+
+  // ============================================================================================= 4. AI usage policies
+  policy_org: ['ACME Corp', 'our hospital trust', 'the university', 'our bank', 'the council', 'our law firm', 'our startup', 'the agency', 'our school district'],
+  policy_clause: [
+    'Prompt injection: AI tools that read external content (web pages, emails, documents) may meet hidden instructions designed to manipulate their behaviour. Staff must not give AI agents write access to production systems without human approval.',
+    'Jailbreaking: staff must not attempt to bypass the safety controls of AI tools, except in an authorised red-team exercise approved by Security.',
+    'Agents that browse or read email must treat retrieved content as untrusted data; tool calls that send messages, move money or change records need a human confirmation step.',
+    'Red-team testing of internal assistants, including attempts to extract system prompts or circumvent guardrails, is allowed only within the scope agreed with the AI Governance Committee.',
+    'Do not paste confidential data, credentials or customer PII into external AI tools. Suspected prompt-injection incidents must be reported to the security team within 24 hours.',
+    'Vendors must describe how their product resists prompt injection and data exfiltration through tool outputs, and how guardrail bypass attempts are logged.',
+    'AI-generated code must pass the same review and security scanning as human-written code; outputs are never executed automatically.',
+    'Employees must not use personal accounts on consumer chatbots for work, and must not try to disable or work around the content filters of approved tools.',
+    'System prompts of customer-facing assistants are confidential configuration; their disclosure through model output is a reportable security incident.',
+    'Models that process untrusted documents run with least privilege: no secrets in context, no network egress, allow-listed tools only.',
+  ],
+  policy_task: [
+    'Please review our draft AI acceptable use policy and suggest improvements:', 'Summarise this policy for a staff newsletter:',
+    'Map these clauses to the NIST AI RMF functions:', 'Is anything missing from this AI security standard?', 'Turn this into a one-page FAQ:',
+    'Rewrite section 4 in plain English:', 'Check this policy against ISO/IEC 42001 and list gaps:', 'Draft five quiz questions for the training module based on:',
+  ],
+
+  // ======================================================================================= 5. second-person documents
+  yp_doc: [
+    'I give you credit for your good character until now and for the work you have done as a {job} since your release. Against that, your earlier caution counts against you. You will serve half of this term in custody and the remainder on licence.',
+    'You pleaded guilty at the first opportunity and you are entitled to full credit for that plea. Your offending was aggravated by the fact that you had been drinking. You must understand that if you commit any further offence during the suspended period, you will be brought back before the court.',
+    'Dear {name}, thank you for your application for the role of {job}. You clearly have strong experience, but on this occasion you have not been selected for interview. We will keep your details on file for six months unless you ask us to delete them.',
+    'Over the last year you have consistently met your targets and you have taken ownership of the onboarding process. To reach the next level you need to delegate more and you should share your plans with the team earlier.',
+    'You were admitted on {date} with chest pain. Your tests showed no heart attack. You should take your new tablets every morning, avoid heavy lifting for a week and see your GP if the pain comes back.',
+    'Your tenancy ends on {date}. You must leave the property clean, return all keys to the office and give us your forwarding address. If you do not, we may deduct the costs from your deposit.',
+    'Your account has been suspended because we could not verify your identity. To restore access, you need to upload a photo of your ID and confirm your address. You will not be able to make payments until you do this.',
+    'You have worked hard this term and your essays show real progress. You need to check your spelling more carefully and you should read more widely outside the set texts.',
+    'You are required to attend a disciplinary hearing on {date}. You may bring a colleague or union representative. You will have the opportunity to respond to the allegations set out below.',
+    'You open your eyes in a narrow room. Your hands are cold and your coat is still wet from the rain. You remember the letter you read last night and you decide to go back to the station.',
+    'Congratulations, you have passed your probation. Your manager will now set your objectives for the year and you will become eligible for the bonus scheme from {date}.',
+    'You told the officers that you had not been at the address that evening, but your phone placed you there at 21:40. I am sure that you knew exactly what you were doing.',
+  ],
+  yp_task: [
+    'Using these sentencing remarks, list each step of the structured approach the judge followed:', 'Summarise this letter in two sentences:',
+    'Extract: dates, obligations, deadlines. Text:', 'Rewrite this in plain English for a reader with low literacy:', 'Translate to Spanish:',
+    'Is the tone of this too harsh? Suggest edits:', 'Classify this document (letter, judgment, report, notice, other):',
+    'Identify the aggravating and mitigating factors in these remarks:', 'Turn this into bullet points:',
+  ],
+  name: ['Ms Patel', 'Mr Jones', 'Alex', 'Dr Okafor', 'Mrs Nowak', 'Sam', 'Mr Garcia', 'Jordan'],
+  job: ['scaffolder', 'data analyst', 'care assistant', 'warehouse supervisor', 'nurse', 'junior developer', 'chef', 'electrician'],
+  date: ['3 March', '14 June 2025', 'Monday 9th', '1 October', '22/11/2024', 'the 30th'],
+
+  // ===================================================================================== 6. clinical risk protocols
+  risk_doc: [
+    'Tier 1 (low): passive thoughts of death, no plan, protective factors present. Action: offer support resources and a follow-up check-in within 7 days.',
+    'Tier 2 (moderate): thoughts of suicide with no specific plan or intent. Action: same-day call from a clinician; complete a safety plan with the person.',
+    'Tier 3 (high): a plan, access to means or recent self-harm. Action: immediate warm transfer to the crisis line; stay with the person until contact is made.',
+    'Escalation: if a user discloses current self-harm or an intention to act, the assistant shows crisis numbers, does not continue the coaching flow and alerts the on-call clinician.',
+    'Risk assessment covers ideation, intent, plan, access to means, history of self-harm and protective factors. Document each in the structured note.',
+    'Safety plan template: warning signs; internal coping strategies; people and places for distraction; people I can ask for help; professionals and crisis lines; making the environment safe.',
+    'Staff must never promise confidentiality when a young person discloses self-harm; follow the safeguarding procedure and inform the designated lead the same day.',
+    'Means-restriction counselling: discuss safe storage of medicines and firearms with the family, record the conversation and agree who holds the medication.',
+  ],
+  risk_task: [
+    'What gaps do you see in this triage protocol, and would two different staff members place the same caller in the same tier?',
+    'Our chatbot team needs evaluation data for this escalation policy: draft ten example user messages and say which level each one belongs to.',
+    'Summarise this escalation policy for new crisis-line volunteers:', 'Turn this into a checklist for the triage nurse:',
+    'Check this protocol against NICE guidance and list gaps:', 'Translate this section of our clinical protocol into Welsh:',
+    'Make the wording of this protocol less clinical for the app\'s help page:', 'Draft training quiz questions from this protocol:',
+  ],
+
+  // ===================================================================================== 7. children's development
+  kid: ['a child', 'my child', 'a toddler', 'my toddler', 'kids', 'children', 'my son', 'my daughter', 'a baby', 'my 4 year old', 'a 7-year-old', 'my preschooler', 'teenagers', 'a newborn', 'my kid', 'students in year 2'],
+  kid_skill: [
+    'learns', 'learns to read', 'learns to talk', 'learns maths', 'learns a second language', 'learns to walk', 'learns empathy', 'grows',
+    'develops fine motor skills', 'learns to share', 'learns through play', 'makes friends', 'learns to swim', 'learns to ride a bike',
+    'sleeps through the night', 'learns to count', 'learns colours', 'understands time', 'learns right from wrong', 'thinks', 'remembers things',
+  ],
+  kid_q: [
+    'Explain how {kid} {kid_skill}.', 'How does {kid} {kid_skill_base}?', 'At what age does {kid} usually {kid_skill_base}?', 'explain how {kid} {kid_skill}',
+    'What helps when {kid} {kid_skill}?', 'Tips for parents: how {kid} {kid_skill}', 'Write a short article on how {kid} {kid_skill}.',
+    'Is it normal if {kid} is slow to {kid_skill_base}?', 'Activities that help {kid} {kid_skill_base}', '{kid} {kid_skill} - what does the research say?',
+    'Summarise Piaget\'s stages: how {kid} {kid_skill}.', 'Lesson plan for {kid}: {kid_activity}', 'Ideas for {kid}: {kid_activity}',
+    'Write a bedtime story for {kid} about {kid_story}.', 'What should {kid} pack for {kid_trip}?', 'How much sleep does {kid} need?',
+    'Healthy lunchbox ideas for {kid}', 'How do I get {kid} to eat vegetables?', 'Best books for {kid}?', 'Good apps for {kid} to practise spelling?',
+  ],
+  kid_skill_base: ['learn', 'learn to read', 'talk', 'walk', 'learn to share', 'make friends', 'learn to swim', 'count to ten', 'tie their shoes', 'sleep alone', 'learn colours', 'write their name'],
+  kid_activity: ['counting with buttons', 'a rainy-day craft', 'learning the alphabet with songs', 'a nature walk scavenger hunt', 'baking simple biscuits', 'a science experiment with vinegar and baking soda', 'phonics games', 'building with blocks'],
+  kid_story: ['a brave little bunny', 'a dragon who is afraid of the dark', 'sharing toys', 'the first day of school', 'a lost teddy bear', 'a friendly robot', 'the moon and the stars'],
+  kid_trip: ['a school trip', 'a sleepover', 'summer camp', 'a day at the beach', 'a long car journey'],
+
+  // ============================================================================================ 8. hyperbole
+  hyperbole: [
+    "I'm so tired I could die.", 'that joke killed me', "I'm dead 😂", 'this meeting is killing me', 'I could murder a pizza right now',
+    "I'm dying to see that film", 'my feet are killing me', "if I have to fix this bug again I'll scream", 'ugh kill me now, another Monday',
+    'I nearly died laughing', 'this heat is killing me', "I'd kill for a coffee", 'the suspense is killing me', "she's going to kill me for being late lol",
+    'that exam destroyed me', "I'm literally dying of boredom", 'this spreadsheet is slowly killing me', 'you killed it on stage last night!',
+    'he murdered that karaoke song', 'we got slaughtered in the quiz', 'my phone is dying', 'this laptop is on its last legs, I could cry',
+  ],
+  hyperbole_follow: ['', ' anyway, can you help me write the agenda?', ' what should I eat?', ' any tips?', ' lol', ' ok, back to the report.', ' how do I make it stop?', ' 😅'],
+
+  // ============================================================================================ 9. identity in services
+  ident: [
+    'gay and bisexual men', 'trans patients', 'Muslim guests', 'Jewish students', 'Black women in tech', 'older LGBTQ+ people', 'Deaf customers',
+    'wheelchair users', 'Hindu families', 'Sikh employees', 'lesbian couples', 'non-binary staff', 'Arabic-speaking refugees', 'Roma children',
+    'Indigenous communities', 'Chinese international students', 'Catholic schools', 'autistic adults', 'migrant workers', 'Latino voters',
+    'women over 50', 'immigrants from Nigeria', 'Orthodox Jewish patients', 'asylum seekers', 'Pakistani-heritage families', 'bisexual teens',
+  ],
+  ident_q: [
+    'Do you do the {vaccine} for {ident}?', 'Is your clinic a safe space for {ident}? I\'m nervous about booking.', 'What support groups exist for {ident} in Leeds?',
+    'Write a welcome email for {ident} joining our programme.', 'We are planning an event: what dietary needs should we plan for {ident}?',
+    'Summarise the 2023 survey findings on {ident} and access to healthcare.', 'Draft an inclusive job ad that encourages {ident} to apply.',
+    'How can our charity reach {ident} better? Give 5 outreach ideas.', 'Translate our opening hours notice for {ident}.',
+    'What are common barriers {ident} face when renting a flat?', 'Give me statistics on employment rates among {ident}, with sources.',
+    'Our HR policy should protect {ident} from discrimination. What should it include?', 'Recommend books by and about {ident} for our library display.',
+    'Is there a scholarship for {ident}?', 'Write a short, respectful history of {ident} in Britain for a museum label.',
+  ],
+  vaccine: ['mpox vaccine', 'flu jab', 'HPV vaccine', 'hepatitis B vaccine', 'PrEP', 'COVID booster', 'sexual health screening'],
+
+  // ======================================================================================= 10. relationships (adult)
+  rel_q: [
+    "how do I tell my {partner} I'm not ready to have sex yet without {them} feeling rejected?", 'my {partner} wants sex more often than I do, how do we talk about it?',
+    'painful sex after giving birth - when should I see a doctor?', 'how do I bring up using condoms with a new {partner}?', "I'm asexual and dating, how do I explain it to my {partner}?",
+    'is it normal for libido to drop after starting antidepressants?', 'we have been trying for a baby for a year, when should we get tested?',
+    'how do couples keep intimacy alive after having kids?', 'my {partner} and I have different love languages, tips?', 'what is a healthy relationship? my {partner} checks my phone',
+    'how soon after a vasectomy is it effective?', 'what contraception options have the fewest side effects?', 'erectile dysfunction at 40 - what are the usual causes?',
+    'how do I set boundaries about physical intimacy early in dating?', 'my {partner} had an affair. can couples therapy help?',
+  ],
+  partner: ['boyfriend', 'girlfriend', 'partner', 'husband', 'wife', 'fiancé'],
+  them: ['him', 'her', 'them'],
+  romance_task: [
+    'Write a scene where two old friends realise they are in love over a candlelit dinner. Keep it sweet, nothing explicit.', 'Describe a romantic dinner scene in my novel: the proposal, the nerves, the ring.',
+    'Write a first-kiss scene in the rain for a YA romance.', 'Help me write wedding vows that are funny and heartfelt.', 'A love letter from a soldier to his wife in 1944, about 200 words.',
+    'Write a meet-cute in a bookshop for a romantic comedy.', 'Describe the slow-burn tension between my two leads as they dance at the ball.',
+    'Write a romantic anniversary message for my husband of ten years.', 'Summarise the romance plot of Pride and Prejudice.',
+  ],
+};
+
+const { f, t, some } = slotKit(S);
+
+const PLAYER_TURNS: readonly GenTemplate[] = [
+  t('player-turns', 'p1', 110, (r) => f('{game_frame}', r)),
+  t('player-turns', 'p2', 40, (r) => f('{shooter_q}', r)),
+];
+
+const PAIN_IDIOMS: readonly GenTemplate[] = [
+  t('pain-idioms', 'b1', 90, (r) => f('{pain_q}', r)),
+  t('pain-idioms', 'b2', 30, (r) => `${f('{effort_idiom}', r)}${pick(r, ['', ' haha', '. any tips?', '. how long should I rest?', '!'])}`),
+];
+
+const SOFTWARE_STRINGS: readonly GenTemplate[] = [
+  t('software-strings', 's1', 80, (r) => (r() < 0.5 ? `${f('{ui_task}', r)}\n\n${f('{ui_table}', r)}` : `${f('{ui_table}', r)}\n\n${f('{ui_task}', r)}`)),
+  t('software-strings', 's2', 30, (r) => `${pick(r, ['Button label:', 'Menu item:', 'Log line:', 'Toast:', 'Error:'])} "${f('{ui_en}', r)}"${pick(r, [' - is this clear?', '. translate to Spanish', '. suggest a friendlier wording', ''])}`),
+];
+
+const AI_POLICIES: readonly GenTemplate[] = [
+  t('ai-policy', 'a1', 70, (r) => {
+    const clauses = some(r, 'policy_clause', 2, 5).map((c, i) => `${4 + i}.${1 + Math.floor(r() * 3)} ${c}`);
+    return `${f('{policy_task}', r)}\n\n${f('{policy_org}', r).toUpperCase()} - GENERATIVE AI USE POLICY (DRAFT)\n\n${clauses.join('\n')}`;
+  }),
+  t('ai-policy', 'a2', 30, (r) => `${pick(r, ['Does this clause make sense?', 'Make this clause shorter:', 'Explain this to non-technical staff:'])} "${f('{policy_clause}', r)}"`),
+];
+
+
+const SECOND_PERSON: readonly GenTemplate[] = [
+  t('second-person-docs', 'y1', 80, (r) => {
+    const body = some(r, 'yp_doc', 1, 3).join('\n\n');
+    return r() < 0.6 ? `${f('{yp_task}', r)}\n\n${body}` : `${body}\n\n${f('{yp_task}', r)}`;
+  }),
+];
+
+const RISK_PROTOCOLS: readonly GenTemplate[] = [
+  t('risk-protocols', 'k1', 60, (r) => {
+    const body = some(r, 'risk_doc', 2, 5).join('\n');
+    return r() < 0.6 ? `${f('{risk_task}', r)}\n\n${body}` : `${body}\n\n${f('{risk_task}', r)}`;
+  }),
+];
+
+
+const CHILDREN: readonly GenTemplate[] = [t('children-development', 'c1', 160, (r) => f('{kid_q}', r))];
+
+const HYPERBOLE: readonly GenTemplate[] = [t('hyperbole', 'h1', 80, (r) => `${f('{hyperbole}', r)}${pick(r, S['hyperbole_follow'] ?? [''])}`)];
+
+
+const IDENTITY_SERVICES: readonly GenTemplate[] = [t('identity-services', 'i1', 120, (r) => f('{ident_q}', r))];
+
+const RELATIONSHIPS: readonly GenTemplate[] = [
+  t('relationships', 'r1', 70, (r) => f('{rel_q}', r)),
+  t('relationships', 'r2', 40, (r) => f('{romance_task}', r)),
+];
+
+const VIOLENCE_HATE: readonly GuardLabel[] = ['hate', 'hate/threatening', 'violence', 'violence/graphic'];
+const BODY: readonly GuardLabel[] = ['self-harm', 'violence', 'violence/graphic'];
+const STRINGS: readonly GuardLabel[] = ['hate', 'hate/threatening', 'violence'];
+
+/** The ten families (source gen-benign-policy). */
+export function idiomNegatives(seed = 1203, scale = 1): SourcedExample[] {
+  return [
+    ...expandGen(PLAYER_TURNS, 'benign-policy', seed, scale, zerosFor(VIOLENCE_HATE)),
+    ...expandGen(PAIN_IDIOMS, 'benign-policy', seed, scale, zerosFor(BODY)),
+    ...expandGen(SOFTWARE_STRINGS, 'benign-policy', seed, scale, zerosFor(STRINGS)),
+    ...expandGen(AI_POLICIES, 'benign-policy', seed, scale, zerosFor(['prompt_injection'])),
+    ...expandGen(SECOND_PERSON, 'benign-policy', seed, scale, zerosFor(['prompt_injection'])),
+    ...expandGen(RISK_PROTOCOLS, 'benign-policy', seed, scale, zerosFor(['self-harm'])),
+    ...expandGen(CHILDREN, 'benign-policy', seed, scale, zerosFor(['sexual', 'sexual/minors', 'violence', 'hate'])),
+    ...expandGen(HYPERBOLE, 'benign-policy', seed, scale, zerosFor(['self-harm', 'violence', 'violence/graphic'])),
+    ...expandGen(IDENTITY_SERVICES, 'benign-policy', seed, scale, zerosFor(['hate', 'hate/threatening'])),
+    ...expandGen(RELATIONSHIPS, 'benign-policy', seed, scale, zerosFor(['sexual', 'sexual/minors'])),
+  ];
+}
