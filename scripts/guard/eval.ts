@@ -396,11 +396,15 @@ const caveats = (m: GuardModel): string[] => [
   '  virtualization, hypotheticals, many "logic-violating" goals) are largely missed, and NotInject trigger-word prompts still cross the',
   '  threshold more often than our own trigger-word negatives do. What would close it: openly licensed real attacks and real over-defence',
   '  prompts per technique (our generated rows share one author\'s phrasing), and scoring the attack against the system prompt it targets.',
-  '- **Thresholds** are the lowest cut that flags none of the benign corpus validation rows (prompt injection: at most 0.25 %), none of the',
-  '  calibration half of the hand-written production requests (test/fixtures/guard-holdout, never trained on; the other half measures the',
-  '  refusal rate in test/unit/guard/holdout-benign.test.ts) and at most 5 % of all the label\'s validation negatives (floor 0.5): a request is',
-  '  refused when any of eight categories flags it, so per-category budgets add up (0.25 % each refused 1.75 % of the measured half). This',
-  '  trades recall for precision. Organisations may later be allowed stricter ones; operators can override per category in `guardrails.thresholds`.',
+  '- **Thresholds** are the highest of: the lowest cut that flags none of the benign corpus validation rows (prompt injection: at most 0.25 %),',
+  '  at most 0.5 % of the generated benign hard negatives of that head in the validation split, none of the calibration half of the',
+  '  hand-written production requests (test/fixtures/guard-holdout, never trained on; the other half measures the refusal rate in',
+  '  test/unit/guard/holdout-benign.test.ts), each widened by 0.25 in logit (a retrain moves benign rows near a cut by a few hundredths),',
+  '  at most 5 % of all the label\'s validation negatives, and a floor of 0.56 (0.5 widened the same way): a request is refused when any of',
+  '  eight categories flags it, so per-category budgets add up (0.25 % each refused 1.75 % of the measured half). This trades recall for',
+  '  precision. Organisations may later be allowed stricter ones; operators can override per category in `guardrails.thresholds`.',
+  '- **sexual/minors** is capped by the sexual score in the scorer (src/guard/structure.ts): it flags a text only where sexual is within',
+  '  0.5 logit of its own cut. Its own head had learned "child" and "children learn" from a hundred positives and refused education questions.',
 ];
 
 const invokedDirectly = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);

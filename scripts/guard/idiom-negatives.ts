@@ -32,12 +32,14 @@
  *    bisexual men?", an inclusive job ad, dietary needs of Muslim guests): hate and hate/threatening 0. The hate cut
  *    sits at its 0.5 floor and such requests scored just under or over it;
  *  - adult relationship and sexual-health questions and non-explicit romance writing ("how do I tell my boyfriend
- *    I'm not ready to have sex yet", wedding vows, a first kiss in a YA novel): sexual and sexual/minors 0.
+ *    I'm not ready to have sex yet", wedding vows, a first kiss in a YA novel): sexual and sexual/minors 0;
+ *  - tables as formatters print them (padded markdown, psql, box-drawn, whitespace-aligned CLI output), found by the
+ *    fifth fresh set (guard-fresh5, a RAG prompt over API docs): every head 0.
  *
  * Seeded (mulberry32 per template, expandGen): identical on every run. Source `gen-benign-policy` (trained on, not in
  * the benign pool whose scores set the thresholds).
  */
-import type { GuardLabel } from '../../src/guard/labels.js';
+import { GUARD_LABELS, type GuardLabel } from '../../src/guard/labels.js';
 import { expandGen, pick, slotKit, zerosFor, type GenTemplate } from './attacks.js';
 import type { SourcedExample } from './data.js';
 
@@ -266,6 +268,22 @@ const S: Record<string, readonly string[]> = {
     'Write a meet-cute in a bookshop for a romantic comedy.', 'Describe the slow-burn tension between my two leads as they dance at the ball.',
     'Write a romantic anniversary message for my husband of ten years.', 'Summarise the romance plot of Pride and Prejudice.',
   ],
+
+  // ================================================================================================ 11. aligned tables
+  col: [
+    'Tier', 'Calls per hour', 'Status', 'Region', 'Price', 'Qty', 'SKU', 'Owner', 'Created', 'Latency p99', 'Error rate', 'Version', 'Node', 'CPU',
+    'Memory', 'Restarts', 'Country', 'Revenue', 'Q1', 'Q2', 'Endpoint', 'Method', 'Quota', 'Team', 'Score', 'Product', 'Customer', 'Date', 'Amount',
+  ],
+  cell: [
+    'Basic', 'Pro', 'Team', 'unlimited', '45', '900', '12,000', '7', '2', 'Priya', 'Tom', 'Lisbon', 'Oslo', 'Running', 'Pending', 'CrashLoopBackOff',
+    'eu-west-1', 'us-east-2', '$12.50', '4', 'A-1043', 'platform', '2024-03-01', '120 ms', '0.2%', 'v2.3.1', 'node-7', '250m', '512Mi', '0',
+    'Germany', '1.2M', 'GET', 'POST', '/v1/orders', 'yes', 'no', 'n/a', '—', '98.5', 'OK', 'FAIL', 'true', 'false',
+  ],
+  table_task: [
+    'Answer using only the context below.', 'Context:', 'Convert this table to JSON.', 'Which row has the highest value?', 'Summarise this table in two sentences.',
+    'Here is the output, what is wrong?', 'Explain these rate limits to a customer.', 'Turn this into CSV.', 'Sort by the second column.', 'Spot any anomalies:',
+    '### docs/reference.md', 'Tool result:', 'kubectl output:', 'Query result:',
+  ],
 };
 
 const { f, t, some } = slotKit(S);
@@ -321,11 +339,43 @@ const RELATIONSHIPS: readonly GenTemplate[] = [
   t('relationships', 'r2', 40, (r) => f('{romance_task}', r)),
 ];
 
+
+/**
+ * A table as formatters print it: padded markdown, psql, box-drawn or whitespace-aligned (kubectl, docker, ls).
+ * Runs of dashes, pipes and padding scored like the repeated-token attacks (a padded markdown table alone: injection
+ * 0.74-0.89).
+ */
+function alignedTable(r: () => number): string {
+  const ncol = 2 + Math.floor(r() * 4);
+  const nrow = 2 + Math.floor(r() * 5);
+  const cols = some(r, 'col', ncol, ncol);
+  const rows = Array.from({ length: nrow }, () => Array.from({ length: ncol }, () => f('{cell}', r)));
+  const width = cols.map((c, i) => Math.max(c.length, ...rows.map((x) => (x[i] ?? '').length)) + Math.floor(r() * 6));
+  const pad = (x: string, i: number): string => x.padEnd(width[i] ?? x.length);
+  const dash = (i: number, extra = 0): string => '-'.repeat((width[i] ?? 3) + extra);
+  const style = Math.floor(r() * 4);
+  if (style === 0) {
+    return [`| ${cols.map(pad).join(' | ')} |`, `|${cols.map((_c, i) => dash(i, 2)).join('|')}|`, ...rows.map((x) => `| ${x.map(pad).join(' | ')} |`)].join('\n');
+  }
+  if (style === 1) {
+    return [` ${cols.map(pad).join(' | ')}`, `${cols.map((_c, i) => dash(i, 2)).join('+')}`, ...rows.map((x) => ` ${x.map(pad).join(' | ')}`), `(${nrow} rows)`].join('\n');
+  }
+  if (style === 2) {
+    const line = `+${cols.map((_c, i) => dash(i, 2)).join('+')}+`;
+    return [line, `| ${cols.map(pad).join(' | ')} |`, line, ...rows.map((x) => `| ${x.map(pad).join(' | ')} |`), line].join('\n');
+  }
+  return [cols.map((c, i) => pad(c.toUpperCase(), i)).join('   '), ...rows.map((x) => x.map(pad).join('   '))].join('\n');
+}
+
+const TABLES: readonly GenTemplate[] = [
+  t('aligned-tables', 'tb1', 120, (r) => (r() < 0.6 ? `${f('{table_task}', r)}\n\n${alignedTable(r)}` : `${alignedTable(r)}\n\n${f('{table_task}', r)}`)),
+];
+
 const VIOLENCE_HATE: readonly GuardLabel[] = ['hate', 'hate/threatening', 'violence', 'violence/graphic'];
 const BODY: readonly GuardLabel[] = ['self-harm', 'violence', 'violence/graphic'];
 const STRINGS: readonly GuardLabel[] = ['hate', 'hate/threatening', 'violence'];
 
-/** The ten families (source gen-benign-policy). */
+/** The eleven families (source gen-benign-policy). */
 export function idiomNegatives(seed = 1203, scale = 1): SourcedExample[] {
   return [
     ...expandGen(PLAYER_TURNS, 'benign-policy', seed, scale, zerosFor(VIOLENCE_HATE)),
@@ -338,5 +388,6 @@ export function idiomNegatives(seed = 1203, scale = 1): SourcedExample[] {
     ...expandGen(HYPERBOLE, 'benign-policy', seed, scale, zerosFor(['self-harm', 'violence', 'violence/graphic'])),
     ...expandGen(IDENTITY_SERVICES, 'benign-policy', seed, scale, zerosFor(['hate', 'hate/threatening'])),
     ...expandGen(RELATIONSHIPS, 'benign-policy', seed, scale, zerosFor(['sexual', 'sexual/minors'])),
+    ...expandGen(TABLES, 'benign-policy', seed, scale, zerosFor(GUARD_LABELS)),
   ];
 }

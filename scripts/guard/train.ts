@@ -41,7 +41,12 @@ import { leaveOneFamilyOut } from './lofo.js';
 const HOLDOUT = 0.2;
 
 const SPLIT_SEED = 11;
-/** At most this share of the validation benign corpus may reach a label's threshold. */
+/**
+ * At most this share of the validation benign corpus may reach a label's threshold (the issue's budget). The
+ * generated hard negatives (source gen-benign-policy: policy language, sex education, relationships, games...) are
+ * held to it per head they are labelled 0 for: they are not production requests as such, but a head whose cut sat
+ * at its 0.5 floor under them refused "how do I tell my boyfriend I'm not ready to have sex yet".
+ */
 const FP_BUDGET = 0.005;
 /**
  * The cut is chosen for half the budget: the validation benign rows are about a thousand, so a 0.5 % estimate is
@@ -63,6 +68,13 @@ const BENIGN_FP = 0;
 const NEG_BUDGET = 0.05;
 /** Thresholds never go below this (a head whose validation negatives all score low is not trusted blindly). */
 const THRESHOLD_FLOOR = 0.5;
+/**
+ * Logit margin added above the benign-pool and calibration rules (not the floor): those cuts sit just above the single
+ * highest-scoring benign row, and a retrain moves benign rows near a cut by a few hundredths either way, so a request
+ * that scored just under the cut of one model was refused by the next ("17 to hit! I want to knock him out" at 0.621
+ * against a 0.620 cut). Unseen traffic spills over the highest row of a sample as well.
+ */
+const CUT_MARGIN = 0.25;
 /**
  * Sparse-row L2 of the moderation heads: ten times the injection head's. Their training positives are a few
  * templates and short requests; a strong prior keeps each n-gram's weight small, so a head leans on many words
@@ -207,6 +219,7 @@ function evaluateSplit(model: GuardModel, tune: SourcedExample[]): SplitReport[]
     const y: number[] = [];
     const benignScores: number[] = [];
     const benignTexts: string[] = [];
+    const hardScores: number[] = [];
     tune.forEach((e, i) => {
       const v = e.y[l];
       if (v === 0 || v === 1) {
@@ -216,14 +229,16 @@ function evaluateSplit(model: GuardModel, tune: SourcedExample[]): SplitReport[]
       if (benign[i]) {
         benignScores.push(scores[i]?.[l] ?? 0);
         benignTexts.push(e.text);
-      }
+      } else if (v === 0 && e.source === 'gen-benign-policy') hardScores.push(scores[i]?.[l] ?? 0);
     });
     const negScores = s.filter((_v, i) => y[i] === 0);
+    const widen = (p: number): number => (p <= 0 || p >= 1 ? p : 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) + CUT_MARGIN))));
     const rules: Array<[string, number]> = [
-      ['floor', THRESHOLD_FLOOR],
-      ['benign corpus', fprThreshold(benignScores, label === 'prompt_injection' ? FP_TARGET : BENIGN_FP)],
+      ['floor', widen(THRESHOLD_FLOOR)],
+      ['benign corpus', widen(fprThreshold(benignScores, label === 'prompt_injection' ? FP_TARGET : BENIGN_FP))],
       ['all negatives', fprThreshold(negScores, NEG_BUDGET)],
-      ['calibration requests', fprThreshold(calibration[l] ?? [], CALIBRATION_FP)],
+      ['benign hard negatives', widen(fprThreshold(hardScores, FP_BUDGET))],
+      ['calibration requests', widen(fprThreshold(calibration[l] ?? [], CALIBRATION_FP))],
     ];
     const [rule, threshold] = rules.reduce((a, b) => (b[1] > a[1] ? b : a));
     // The benign row that sets the cut: the highest-scoring one under it (ties and the 1e-6 step aside).
@@ -330,7 +345,7 @@ export async function main(argv: string[]): Promise<void> {
   const r4 = (x: number): number => Number(fmt(x, 4));
   model.meta = {
     ...model.meta,
-    thresholdRule: `lowest cut flagging none (prompt injection: ${FP_TARGET * 100}%) of the benign corpus rows of a ${HOLDOUT * 100}% group-held-out validation split of the training data (seed ${SPLIT_SEED}) and none of the calibration half of the hand-written production requests (test/fixtures/guard-holdout, even positions, never trained on), and at most ${NEG_BUDGET * 100}% of all the label's validation negatives, floor ${THRESHOLD_FLOOR}`,
+    thresholdRule: `highest of: the lowest cut flagging none (prompt injection: ${FP_TARGET * 100}%) of the benign corpus rows of a ${HOLDOUT * 100}% group-held-out validation split of the training data (seed ${SPLIT_SEED}); at most ${FP_BUDGET * 100}% of the generated benign hard negatives labelled 0 for the head in that split; none of the calibration half of the hand-written production requests (test/fixtures/guard-holdout, even positions, never trained on); each of these three widened by ${CUT_MARGIN} in logit; at most ${NEG_BUDGET * 100}% of all the label's validation negatives; floor ${THRESHOLD_FLOOR}`,
     tuningSplit: rep.map((r) => ({ ...r, auroc: r4(r.auroc), auprc: r4(r.auprc), precision: r4(r.precision), recall: r4(r.recall), f1: r4(r.f1), benignFpr: r4(r.benignFpr), negFpr: r4(r.negFpr) })),
     labelCounts: labelCounts(examples),
     benignCorpus: { total: examples.filter(isBenignCorpus).length, validation: tune.filter(isBenignCorpus).length },

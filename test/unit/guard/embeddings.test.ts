@@ -48,6 +48,8 @@ describe('guard word-embedding features', () => {
     quantizeWeights(model);
     const json = serializeModel(model);
     const back = parseModel(json);
+    // A loaded model applies the structure with its cuts (offsets and caps); the trained one gets the same.
+    model.structureOffsets = structureOffsets(model.thresholds);
     for (const t of [...SYNTHETIC.hate, ...SYNTHETIC.benign, 'x'.repeat(3000) + ' vermin']) {
       expect(Array.from(scoreTextArray(back, t))).toEqual(Array.from(scoreTextArray(model, t)));
     }
@@ -125,6 +127,32 @@ describe('guard sub-category structure', () => {
     expect(over[at('violence/graphic')]!).toBeGreaterThanOrEqual(logit(0.5));
     // Never more lenient than the rule's own offset: a child cut above its parent's keeps offset 0.
     expect(structureOffsets({ ...cuts, 'hate/threatening': 0.9 })[2]).toBe(0);
+  });
+
+  it("caps sexual/minors' own score by the sexual score in a loaded model, and only there", () => {
+    const cuts = { prompt_injection: 0.7, hate: 0.5, 'hate/threatening': 0.5, 'self-harm': 0.7, sexual: 0.6, 'sexual/minors': 0.55, violence: 0.7, 'violence/graphic': 0.5 };
+    const offsets = structureOffsets(cuts);
+    const logit = (p: number): number => Math.log(p / (1 - p));
+    // An education question: the minors head alone over its cut, sexual far under its own.
+    const z = new Float64Array(8).fill(-5);
+    z[at('sexual')] = logit(0.4);
+    z[at('sexual/minors')] = logit(0.7);
+    const capped = Float64Array.from(z);
+    applyStructure(capped, B.minor, offsets);
+    expect(capped[at('sexual/minors')]!).toBeCloseTo(logit(0.4) + logit(0.55) - logit(0.6) + 0.5);
+    expect(capped[at('sexual/minors')]!).toBeLessThan(logit(0.55));
+    // Training (no offsets): untouched.
+    const trained = Float64Array.from(z);
+    applyStructure(trained, B.minor);
+    expect(trained[at('sexual/minors')]).toBe(logit(0.7));
+    // Sexual near its cut (within the 0.5 logit cap): minors still over its cut.
+    const near = Float64Array.from(z);
+    near[at('sexual')] = logit(0.58);
+    applyStructure(near, B.minor, offsets);
+    expect(near[at('sexual/minors')]!).toBeGreaterThan(logit(0.55));
+    // The other sub-categories have no cap.
+    expect(Number.isNaN(offsets[3 + 1]!)).toBe(true);
+    expect(Number.isNaN(offsets[3 + 2]!)).toBe(true);
   });
 
   it('never lowers a child head', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GUARD_LABELS } from '../../../src/guard/labels.js';
 import { flaggedLabels, loadModel, scoreText } from '../../../src/guard/model.js';
 import { defaultModelPath, findProjectRoot } from '../../../src/guard/paths.js';
-import { ATTACK_PROMPTS, BENIGN_PROMPTS } from '../../fixtures/guard-prompts.js';
+import { ATTACK_PROMPTS, BENIGN_PROMPTS, SHORT_EVERYDAY_PROMPTS } from '../../fixtures/guard-prompts.js';
 
 // The real model, built by `make build` (make guard-model). Missing = a failing test, not a skip: these
 // figures are what the guardrails promise.
@@ -26,6 +26,12 @@ describe('the trained guardrail model on production-like prompts (test-only list
     const KNOWN: string[] = [];
     expect(refused.filter((r) => !KNOWN.includes(r.p)), JSON.stringify(refused)).toEqual([]);
     expect(refused.map((r) => r.p).sort()).toEqual([...KNOWN].sort());
+  });
+
+  it('refuses none of the short everyday requests', () => {
+    const model = loadModel(modelPath);
+    const refused = SHORT_EVERYDAY_PROMPTS.map((p) => ({ p, flagged: flaggedLabels(scoreText(model, p), model.thresholds) })).filter((r) => r.flagged.length > 0);
+    expect(refused, JSON.stringify(refused)).toEqual([]);
   });
 
   it('catches the clear attacks (prompt_injection recall reported in docs/guardrails-eval.md)', () => {
