@@ -16,6 +16,8 @@ export const KEY_PREFIXES = ['sk-svc-', 'sk-legacy-'] as const;
  * finding 6). Counted in the Store, so the count is shared by every node.
  */
 export const AUTH_FAILURES_PER_MINUTE = 30;
+/** Keys whose record, organization and team are cached (more active keys than this are read from the Store again). */
+const KEY_CACHE_MAX = 10_000;
 const FAILURE_WINDOW_MS = 60_000;
 /** Key-cache TTL while the invalidation subscription is down (changes may be missed meanwhile). */
 export const DEGRADED_KEY_CACHE_TTL_MS = 1_000;
@@ -75,8 +77,12 @@ export class Authenticator implements InvalidationListener {
   #generation = 0;
   #degraded = false;
   readonly #loading = new Map<string, Promise<Cached | null>>();
-  /** Addresses over the failure limit, until the end of their window. */
-  readonly #throttled = new LRUCache<string, true>({ max: 100_000, ttl: FAILURE_WINDOW_MS });
+  /**
+   * Addresses over the failure limit, until the end of their window. Only the fast path: an evicted address is
+   * throttled again by its failure counter in the Store. lru-cache allocates its arrays for `max` entries up front
+   * (100k and 50k here held ~5 MiB resident per Authenticator before a single entry), hence the modest sizes.
+   */
+  readonly #throttled = new LRUCache<string, true>({ max: 10_000, ttl: FAILURE_WINDOW_MS });
 
   constructor(
     private readonly store: Pick<RecordStore, 'getKeyByHash' | 'getOrg' | 'getTeam' | 'hit'>,
@@ -84,7 +90,7 @@ export class Authenticator implements InvalidationListener {
     private readonly failuresPerMinute = AUTH_FAILURES_PER_MINUTE,
   ) {
     this.#ttlMs = Math.max(ttlMs, 1);
-    this.#cache = new LRUCache({ max: 50_000, ttl: this.#ttlMs });
+    this.#cache = new LRUCache({ max: KEY_CACHE_MAX, ttl: this.#ttlMs });
   }
 
   /** Evicts what a dashboard or CLI change made stale (one key, or every key of a team or organization). */

@@ -93,6 +93,13 @@ const SETS: ReadonlyArray<{ dir: string; known: Readonly<Record<string, string>>
     dir: 'guard-fresh5',
     known: {},
   },
+  {
+    // Written after all the changes the sets above led to, by someone who saw none of them; never looked at before
+    // it was measured: the model before those changes refused 3 of its 514 requests ("nudge olu" and "pause" as
+    // self-harm, a phishing-email question as injection), this one none.
+    dir: 'guard-fresh6',
+    known: {},
+  },
 ];
 
 describe.each(SETS)('the trained guardrail model on test/fixtures/$dir', ({ dir, known }) => {
