@@ -100,6 +100,13 @@ const SETS: ReadonlyArray<{ dir: string; known: Readonly<Record<string, string>>
     dir: 'guard-fresh6',
     known: {},
   },
+  {
+    // The last one, also measured once: long production system prompts with their safety rules, RAG over sensitive
+    // encyclopedic and news sources, graders and judges, red-team reports, 16 languages. 0 of 444 refused before
+    // this session's changes and after.
+    dir: 'guard-fresh7',
+    known: {},
+  },
 ];
 
 describe.each(SETS)('the trained guardrail model on test/fixtures/$dir', ({ dir, known }) => {
