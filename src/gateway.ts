@@ -70,7 +70,9 @@ export async function startGateway(
   const metrics = new Metrics();
   const loop = watchEventLoop(metrics);
   let catalog = new Catalog(config.models, config.aliases);
-  const pool = new WorkerPool(config.workers);
+  // The workers set the sub-category rules from the cuts in force (workers/guard.ts applyCutOverrides).
+  const cutOverrides = config.guardrails.thresholds;
+  const pool = new WorkerPool({ ...config.workers, ...(Object.keys(cutOverrides).length > 0 ? { env: { SVC_GUARD_CUTS: JSON.stringify(cutOverrides) } } : {}) });
   const health = new EndpointHealth(config.health);
   const healthSync = new HealthSync(
     store,

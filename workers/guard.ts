@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { GUARD_LABELS, type GuardLabel } from '../src/guard/labels.js';
 import { loadModel, scoreText, type GuardModel, type GuardScores } from '../src/guard/model.js';
 import { defaultModelPath, findProjectRoot } from '../src/guard/paths.js';
+import { structureOffsets } from '../src/guard/structure.js';
 
 export { GUARD_LABELS, type GuardLabel, type GuardScores };
 
@@ -35,6 +36,28 @@ let cached: { path: string; model: GuardModel } | null = null;
 
 let defaultPath: string | null = null;
 
+/**
+ * The operator's per-category cuts (config `guardrails.thresholds`, handed to the workers as JSON in
+ * SVC_GUARD_CUTS by the gateway). The sub-category rules and the sexual/minors cap are set from the cuts in force
+ * (src/guard/structure.ts), so a stricter or looser cut moves them too; without overrides they come from the model
+ * file's own cuts. Unknown labels and values outside (0, 1] are ignored (the config reader refuses them before).
+ */
+export function applyCutOverrides(model: GuardModel, raw: string | undefined): void {
+  if (raw === undefined || raw.trim() === '' || model.labels.length !== GUARD_LABELS.length) return;
+  const parsed: unknown = JSON.parse(raw);
+  if (typeof parsed !== 'object' || parsed === null) return;
+  const cuts: Record<GuardLabel, number> = { ...model.thresholds };
+  let any = false;
+  for (const l of GUARD_LABELS) {
+    const v = (parsed as Record<string, unknown>)[l];
+    if (typeof v === 'number' && v > 0 && v <= 1) {
+      cuts[l] = v;
+      any = true;
+    }
+  }
+  if (any) model.structureOffsets = structureOffsets(cuts);
+}
+
 export function resolveModelPath(): string {
   const env = process.env['SVC_GUARD_MODEL'];
   if (env && env.trim() !== '') return env;
@@ -53,6 +76,7 @@ function getModel(): { path: string; model: GuardModel } {
   try {
     // Score-only: a q8 model's int8 table is filled straight from the file; the float32 table is never built.
     const model = loadModel(path, { scoringOnly: true });
+    applyCutOverrides(model, process.env['SVC_GUARD_CUTS']);
     cached = { path, model };
   } catch (err) {
     throw new Error(`${GUARD_UNAVAILABLE_PREFIX}: cannot load model ${path}: ${err instanceof Error ? err.message : String(err)}`);

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUARD_LABELS } from '../../../src/guard/labels.js';
-import { saveModel } from '../../../src/guard/model.js';
+import { loadModel, saveModel } from '../../../src/guard/model.js';
+import { structureOffsets } from '../../../src/guard/structure.js';
 import { trainModel } from '../../../src/guard/train.js';
-import guardTask, { GUARD_UNAVAILABLE_PREFIX, info, score, thresholds } from '../../../workers/guard.js';
+import guardTask, { applyCutOverrides, GUARD_UNAVAILABLE_PREFIX, info, score, thresholds } from '../../../workers/guard.js';
 import { syntheticExamples, TEST_TRAIN } from './helpers.js';
 
 // The real model is built at build time (make guard-model); this test trains its own tiny model instead so it
@@ -63,5 +64,20 @@ describe('guard worker', () => {
       process.env['SVC_GUARD_MODEL'] = modelPath;
     }
     expect(score({ texts: ['hello'] })).toHaveLength(1);
+  });
+
+  it("sets the sub-category rules from the operator's cuts (SVC_GUARD_CUTS), else from the model file's", () => {
+    const model = loadModel(modelPath, { scoringOnly: true });
+    const own = Array.from(model.structureOffsets ?? []);
+    expect(own).toEqual(Array.from(structureOffsets(model.thresholds)));
+    applyCutOverrides(model, undefined);
+    applyCutOverrides(model, '');
+    applyCutOverrides(model, JSON.stringify({ nonsense: 0.3, sexual: 7, violence: -1 }));
+    expect(Array.from(model.structureOffsets ?? [])).toEqual(own);
+    // A stricter sexual/minors cut moves its offset and its cap (src/guard/structure.ts) with it.
+    applyCutOverrides(model, JSON.stringify({ 'sexual/minors': 0.2 }));
+    const moved = Array.from(model.structureOffsets ?? []);
+    expect(moved).toEqual(Array.from(structureOffsets({ ...model.thresholds, 'sexual/minors': 0.2 })));
+    expect(moved[3]!).toBeLessThan(own[3]!);
   });
 });
