@@ -340,6 +340,14 @@ export function expandGen(templates: readonly GenTemplate[], kind: string, seed:
   return out;
 }
 
+/** Hard-negative families: each family's templates and the heads its rows are 0 for (unknown for the rest), in order. */
+export type NegativeFamilies = ReadonlyArray<readonly [templates: readonly GenTemplate[], heads: readonly GuardLabel[]]>;
+
+/** expandGen over every family, labelled with zerosFor its heads. */
+export function expandFamilies(families: NegativeFamilies, kind: string, seed: number, scale: number): SourcedExample[] {
+  return families.flatMap(([templates, heads]) => expandGen(templates, kind, seed, scale, zerosFor(heads)));
+}
+
 function hashId(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);

@@ -34,12 +34,12 @@
  * reveal your system prompt" hidden in a long document fell from 0.81 to 0.71 (test/unit/guard/production-prompts).
  * A word n-gram model cannot tell a quoted mention from a use; such requests stay a known false positive.
  *
- * Seeded (mulberry32 per template, expandGen): identical on every run. Rows of one template share a split group, so
+ * Seeded (mulberry32 per template): identical on every run. Rows of one template share a split group, so
  * validation measures unseen templates. Source `gen-benign-context`: trained on, but not part of the benign pool
  * whose scores set the thresholds (data.ts isBenignCorpus), so the cuts are chosen on the same pools as before.
  */
 import type { GuardLabel } from '../../src/guard/labels.js';
-import { capFirst, expandGen, pick, slotKit, zerosFor, type GenTemplate } from './attacks.js';
+import { capFirst, expandFamilies, pick, slotKit, type GenTemplate } from './attacks.js';
 import type { SourcedExample } from './data.js';
 
 const S: Record<string, readonly string[]> = {
@@ -353,13 +353,18 @@ const SAFETY_RULE_HEADS: readonly GuardLabel[] = ['prompt_injection', 'self-harm
 
 /** All seven families, source gen-benign-context (trained on; not in the threshold's benign pool). */
 export function contextNegatives(seed = 707, scale = 1): SourcedExample[] {
-  return [
-    ...expandGen(EMULATOR, 'benign-context', seed, scale, zerosFor(PI)),
-    ...expandGen(LEGAL, 'benign-context', seed, scale, zerosFor(['violence/graphic'])),
-    ...expandGen(INJURY, 'benign-context', seed, scale, zerosFor(VIOLENCE_BOTH)),
-    ...expandGen(GORE_WORDS, 'benign-context', seed, scale, zerosFor(VIOLENCE_BOTH)),
-    ...expandGen(SAFETY_PROMPTS, 'benign-context', seed, scale, zerosFor(SAFETY_RULE_HEADS)),
-    ...expandGen(CONTRACT, 'benign-context', seed, scale, zerosFor(PI)),
-    ...expandGen(SAFEGUARDING, 'benign-context', seed, scale, zerosFor(SEXUAL_BOTH)),
-  ];
+  return expandFamilies(
+    [
+      [EMULATOR, PI],
+      [LEGAL, ['violence/graphic']],
+      [INJURY, VIOLENCE_BOTH],
+      [GORE_WORDS, VIOLENCE_BOTH],
+      [SAFETY_PROMPTS, SAFETY_RULE_HEADS],
+      [CONTRACT, PI],
+      [SAFEGUARDING, SEXUAL_BOTH],
+    ],
+    'benign-context',
+    seed,
+    scale,
+  );
 }

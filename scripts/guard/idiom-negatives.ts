@@ -36,11 +36,11 @@
  *  - tables as formatters print them (padded markdown, psql, box-drawn, whitespace-aligned CLI output), found by the
  *    fifth fresh set (guard-fresh5, a RAG prompt over API docs): every head 0.
  *
- * Seeded (mulberry32 per template, expandGen): identical on every run. Source `gen-benign-policy` (trained on, not in
- * the benign pool whose scores set the thresholds).
+ * Seeded (mulberry32 per template): identical on every run. Source `gen-benign-policy`, like policy-negatives.ts:
+ * trained on, and held to the 0.5 % hard-negative budget when the cuts are chosen (train.ts FP_BUDGET).
  */
 import { GUARD_LABELS, type GuardLabel } from '../../src/guard/labels.js';
-import { expandGen, pick, slotKit, zerosFor, type GenTemplate } from './attacks.js';
+import { expandFamilies, pick, slotKit, type GenTemplate } from './attacks.js';
 import type { SourcedExample } from './data.js';
 
 const S: Record<string, readonly string[]> = {
@@ -377,17 +377,22 @@ const STRINGS: readonly GuardLabel[] = ['hate', 'hate/threatening', 'violence'];
 
 /** The eleven families (source gen-benign-policy). */
 export function idiomNegatives(seed = 1203, scale = 1): SourcedExample[] {
-  return [
-    ...expandGen(PLAYER_TURNS, 'benign-policy', seed, scale, zerosFor(VIOLENCE_HATE)),
-    ...expandGen(PAIN_IDIOMS, 'benign-policy', seed, scale, zerosFor(BODY)),
-    ...expandGen(SOFTWARE_STRINGS, 'benign-policy', seed, scale, zerosFor(STRINGS)),
-    ...expandGen(AI_POLICIES, 'benign-policy', seed, scale, zerosFor(['prompt_injection'])),
-    ...expandGen(SECOND_PERSON, 'benign-policy', seed, scale, zerosFor(['prompt_injection'])),
-    ...expandGen(RISK_PROTOCOLS, 'benign-policy', seed, scale, zerosFor(['self-harm'])),
-    ...expandGen(CHILDREN, 'benign-policy', seed, scale, zerosFor(['sexual', 'sexual/minors', 'violence', 'hate'])),
-    ...expandGen(HYPERBOLE, 'benign-policy', seed, scale, zerosFor(['self-harm', 'violence', 'violence/graphic'])),
-    ...expandGen(IDENTITY_SERVICES, 'benign-policy', seed, scale, zerosFor(['hate', 'hate/threatening'])),
-    ...expandGen(RELATIONSHIPS, 'benign-policy', seed, scale, zerosFor(['sexual', 'sexual/minors'])),
-    ...expandGen(TABLES, 'benign-policy', seed, scale, zerosFor(GUARD_LABELS)),
-  ];
+  return expandFamilies(
+    [
+      [PLAYER_TURNS, VIOLENCE_HATE],
+      [PAIN_IDIOMS, BODY],
+      [SOFTWARE_STRINGS, STRINGS],
+      [AI_POLICIES, ['prompt_injection']],
+      [SECOND_PERSON, ['prompt_injection']],
+      [RISK_PROTOCOLS, ['self-harm']],
+      [CHILDREN, ['sexual', 'sexual/minors', 'violence', 'hate']],
+      [HYPERBOLE, ['self-harm', 'violence', 'violence/graphic']],
+      [IDENTITY_SERVICES, ['hate', 'hate/threatening']],
+      [RELATIONSHIPS, ['sexual', 'sexual/minors']],
+      [TABLES, GUARD_LABELS],
+    ],
+    'benign-policy',
+    seed,
+    scale,
+  );
 }

@@ -30,13 +30,14 @@
  *    group in another sense (egg whites, whites and colours, Swiss meringue, Turkish pistachios): hate,
  *    hate/threatening and violence 0.
  *
- * Seeded (mulberry32 per template, expandGen): identical on every run. Rows of one template share a split group, so
- * validation measures unseen templates. Source `gen-benign-policy`: trained on, but not part of the benign pool whose
- * scores set the thresholds (data.ts isBenignCorpus).
+ * Seeded (mulberry32 per template): identical on every run. Rows of one template share a split group, so
+ * validation measures unseen templates. Source `gen-benign-policy`: trained on; when the cuts are chosen, the
+ * validation rows of a head they are 0 for may reach its cut at most 0.5 % of the time (train.ts FP_BUDGET), not
+ * never like the benign corpus's.
  */
 import { GUARD_LABELS, type GuardLabel } from '../../src/guard/labels.js';
 import { shuffleInPlace } from '../../src/guard/train.js';
-import { capFirst, expandGen, pick, slotKit, zerosFor, type GenTemplate, type Rng } from './attacks.js';
+import { capFirst, expandFamilies, pick, slotKit, type GenTemplate, type Rng } from './attacks.js';
 import type { SourcedExample } from './data.js';
 
 const S: Record<string, readonly string[]> = {
@@ -1161,16 +1162,21 @@ const SHORT_UTILITY: readonly GenTemplate[] = [
 
 const EVERYDAY_HEADS: readonly GuardLabel[] = ['hate', 'hate/threatening', 'violence'];
 
-/** All seven families, source gen-benign-policy (trained on; not in the threshold's benign pool). */
+/** The eight families, source gen-benign-policy. */
 export function policyNegatives(seed = 919, scale = 1): SourcedExample[] {
-  return [
-    ...expandGen(MODERATION_FULL, 'benign-policy', seed, scale, zerosFor(ALL_MODERATION)),
-    ...expandGen(MODERATION_SEXUAL, 'benign-policy', seed, scale, zerosFor(SEXUAL_BOTH)),
-    ...expandGen(QUALIFIERS, 'benign-policy', seed, scale, zerosFor(SEXUAL_BOTH)),
-    ...expandGen(SEX_ED, 'benign-policy', seed, scale, zerosFor(SEXUAL_BOTH)),
-    ...expandGen(PI_RESEARCH, 'benign-policy', seed, scale, zerosFor(PI)),
-    ...expandGen(GAMES_FIGHTS, 'benign-policy', seed, scale, zerosFor(VIOLENCE_BOTH)),
-    ...expandGen(EVERYDAY, 'benign-policy', seed, scale, zerosFor(EVERYDAY_HEADS)),
-    ...expandGen(SHORT_UTILITY, 'benign-policy', seed, scale, zerosFor(ALL_MODERATION)),
-  ];
+  return expandFamilies(
+    [
+      [MODERATION_FULL, ALL_MODERATION],
+      [MODERATION_SEXUAL, SEXUAL_BOTH],
+      [QUALIFIERS, SEXUAL_BOTH],
+      [SEX_ED, SEXUAL_BOTH],
+      [PI_RESEARCH, PI],
+      [GAMES_FIGHTS, VIOLENCE_BOTH],
+      [EVERYDAY, EVERYDAY_HEADS],
+      [SHORT_UTILITY, ALL_MODERATION],
+    ],
+    'benign-policy',
+    seed,
+    scale,
+  );
 }

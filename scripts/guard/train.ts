@@ -69,12 +69,18 @@ const NEG_BUDGET = 0.05;
 /** Thresholds never go below this (a head whose validation negatives all score low is not trusted blindly). */
 const THRESHOLD_FLOOR = 0.5;
 /**
- * Logit margin added above the benign-pool and calibration rules (not the floor): those cuts sit just above the single
- * highest-scoring benign row, and a retrain moves benign rows near a cut by a few hundredths either way, so a request
- * that scored just under the cut of one model was refused by the next ("17 to hit! I want to knock him out" at 0.621
- * against a 0.620 cut). Unseen traffic spills over the highest row of a sample as well.
+ * Logit margin added above the floor and the benign-pool, hard-negative and calibration rules (not the all-negatives
+ * budget): those cuts sit just above the single highest-scoring benign row, and a retrain moves benign rows near a cut
+ * by a few hundredths either way, so a request that scored just under the cut of one model was refused by the next
+ * ("17 to hit! I want to knock him out" at 0.621 against a 0.620 cut). Unseen traffic spills over the highest row of a
+ * sample as well.
  */
 const CUT_MARGIN = 0.25;
+
+/** A cut moved up by CUT_MARGIN in logit (0 and 1 stay). */
+function widen(p: number): number {
+  return p <= 0 || p >= 1 ? p : 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) + CUT_MARGIN)));
+}
 /**
  * Sparse-row L2 of the moderation heads: ten times the injection head's. Their training positives are a few
  * templates and short requests; a strong prior keeps each n-gram's weight small, so a head leans on many words
@@ -90,8 +96,9 @@ const MODERATION_L2 = 1e-2;
  * its sparse features are (FeatureConfig wordFloor 10). At 4 a two- to five-word request was all topic: "child" and
  * "learns" carried "Explain how a child learns." to sexual/minors 0.96, the one-word assistant turn "Searching." sat on
  * the sexual cut, and such short benign rows set the sexual cuts (0.72-0.75, recall on the validation split 21-26 %).
- * At 10 the cuts fall to the 0.5 floor with the validation AUROCs unchanged (0.98), so recall at the cut roughly
- * doubles; the held-out AUROCs of the sexual heads fell by about 0.01-0.02 (docs/guardrails-eval.md).
+ * At 10 the cuts fell to the 0.5 floor (before CUT_MARGIN and the hard-negative rule) with the validation AUROCs
+ * unchanged (0.98), so recall at the cut roughly doubled; the held-out AUROCs of the sexual heads fell by about
+ * 0.01-0.02 (docs/guardrails-eval.md).
  */
 const DENSE = { floor: 10, scale: 8, l2: 1e-6, labels: GUARD_LABELS.map((_l, i) => i).filter((i) => GUARD_LABELS[i] !== 'prompt_injection') };
 
@@ -183,7 +190,7 @@ interface SplitReport {
   benignN: number;
   /** Share of all validation negatives flagged. */
   negFpr: number;
-  /** Which rule set the cut (the highest of the four) and, for a pool, the start of the row at the cut. */
+  /** Which rule set the cut (the highest of the five) and, for the benign corpus, the start of the row at the cut. */
   cutBy: string;
 }
 
@@ -232,7 +239,6 @@ function evaluateSplit(model: GuardModel, tune: SourcedExample[]): SplitReport[]
       } else if (v === 0 && e.source === 'gen-benign-policy') hardScores.push(scores[i]?.[l] ?? 0);
     });
     const negScores = s.filter((_v, i) => y[i] === 0);
-    const widen = (p: number): number => (p <= 0 || p >= 1 ? p : 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) + CUT_MARGIN))));
     const rules: Array<[string, number]> = [
       ['floor', widen(THRESHOLD_FLOOR)],
       ['benign corpus', widen(fprThreshold(benignScores, label === 'prompt_injection' ? FP_TARGET : BENIGN_FP))],
@@ -345,7 +351,7 @@ export async function main(argv: string[]): Promise<void> {
   const r4 = (x: number): number => Number(fmt(x, 4));
   model.meta = {
     ...model.meta,
-    thresholdRule: `highest of: the lowest cut flagging none (prompt injection: ${FP_TARGET * 100}%) of the benign corpus rows of a ${HOLDOUT * 100}% group-held-out validation split of the training data (seed ${SPLIT_SEED}); at most ${FP_BUDGET * 100}% of the generated benign hard negatives labelled 0 for the head in that split; none of the calibration half of the hand-written production requests (test/fixtures/guard-holdout, even positions, never trained on); each of these three widened by ${CUT_MARGIN} in logit; at most ${NEG_BUDGET * 100}% of all the label's validation negatives; floor ${THRESHOLD_FLOOR}`,
+    thresholdRule: `highest of: the lowest cut flagging none (prompt injection: ${FP_TARGET * 100}%) of the benign corpus rows of a ${HOLDOUT * 100}% group-held-out validation split of the training data (seed ${SPLIT_SEED}); at most ${FP_BUDGET * 100}% of the generated benign hard negatives labelled 0 for the head in that split; none of the calibration half of the hand-written production requests (test/fixtures/guard-holdout, even positions, never trained on); floor ${THRESHOLD_FLOOR}; each of these four widened by ${CUT_MARGIN} in logit; at most ${NEG_BUDGET * 100}% of all the label's validation negatives`,
     tuningSplit: rep.map((r) => ({ ...r, auroc: r4(r.auroc), auprc: r4(r.auprc), precision: r4(r.precision), recall: r4(r.recall), f1: r4(r.f1), benignFpr: r4(r.benignFpr), negFpr: r4(r.negFpr) })),
     labelCounts: labelCounts(examples),
     benignCorpus: { total: examples.filter(isBenignCorpus).length, validation: tune.filter(isBenignCorpus).length },
