@@ -91,7 +91,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   const strayEnv = index === null || index === 0 ? unknownEnvNames(env) : [];
   const missingFlags = missingNodeFlags();
   if (missingFlags.length > 0 && (index === null || index === 0)) {
-    log.info(`started without ${missingFlags.join(' ')}: the main thread keeps up to ~24 MiB more resident memory (docs/memory.md; make run and npm start pass it)`);
+    log.info(`started without ${missingFlags.join(' ')}: more resident memory and a longer latency tail under load (docs/memory.md; make run and npm start pass them)`);
   }
   for (const u of strayEnv) {
     log.warn(`environment variable ${u.name} is not a setting of this gateway and is ignored`, { variable: u.name, did_you_mean: u.suggestion });

@@ -11,8 +11,14 @@ import { setFlagsFromString } from 'node:v8';
  * each under load: 32 MiB resident, mostly garbage between scavenges. A request's objects die young and
  * small, so 4 MiB semi-spaces (8 MiB of new space) scavenge more often at no measured CPU cost per request
  * and keep ~24 MiB less resident (measured in docs/memory.md).
+ *
+ * --v8-pool-size=1: V8's platform threads (parallel scavenge helpers, concurrent marking, background compiles)
+ * default to 4. On the 2-core machine the gateway shares with its upstream and its clients, a scavenge that
+ * handed work to four helpers waited for the ones the kernel had not scheduled yet: at a fixed 500 req/s the
+ * added p99 was ~10 ms with 4 and ~6.5 ms with 1, for the same CPU per request, and the three idle threads'
+ * stacks and arenas cost ~7 MiB of RSS (docs/memory.md, "V8's platform threads").
  */
-export const GATEWAY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+export const GATEWAY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--v8-pool-size=1'];
 
 /**
  * The V8 heap-growing percent the gateway sets on itself at start (applyRuntimeHeapFlags), so it holds however
