@@ -114,6 +114,25 @@ export async function inspect(d: InspectDeps, st: RequestState, pending: Pending
     st.guardrails = cfg.mode === 'monitor' ? 'monitor' : 'pass';
     return;
   }
+  if (cfg.mode === 'monitor' && !d.secondStage) {
+    // Monitor never changes what is served, so the request does not wait for its verdict: the scores are
+    // logged and counted when they arrive (the upstream call overlaps the worker round trip). With a second
+    // stage the request waits, because that call is charged to the organization with the request.
+    st.guardrails = 'monitor';
+    const scoring = pending.scoring;
+    scoring.then(
+      (results) => {
+        d.metrics.guardMs.observe({}, performance.now() - pending.startedAt);
+        const scores = categoryScores(results, pending.untrusted);
+        reportMonitorHits(d, st.id, scores, thresholds, GUARD_CATEGORIES.filter((cat) => scores[cat] >= thresholds[cat]), pending.partial);
+      },
+      (e: unknown) => {
+        d.metrics.guardMs.observe({}, performance.now() - pending.startedAt);
+        d.log.warn('guardrail scorer unavailable', { request_id: st.id, error: (e as Error).message });
+      },
+    );
+    return;
+  }
   let results: Record<string, number>[];
   try {
     results = await pending.scoring;
@@ -135,19 +154,12 @@ export async function inspect(d: InspectDeps, st: RequestState, pending: Pending
   const scores = categoryScores(results, pending.untrusted);
   let flagged = GUARD_CATEGORIES.filter((cat) => scores[cat] >= thresholds[cat]);
   if (d.secondStage) flagged = await secondOpinion(d, d.secondStage, st, pending, scores, thresholds, flagged);
-  for (const cat of flagged) d.metrics.guardFlags.inc({ category: cat, mode: cfg.mode });
   if (cfg.mode === 'monitor') {
     st.guardrails = 'monitor';
-    if (flagged.length) {
-      d.log.info('guardrail monitor hit', {
-        request_id: st.id,
-        categories: flagged.join(','),
-        scores: flagged.map((c) => `${c}=${scores[c].toFixed(3)}/${thresholds[c]}`).join(','),
-        partial: pending.partial,
-      });
-    }
+    reportMonitorHits(d, st.id, scores, thresholds, flagged, pending.partial);
     return;
   }
+  for (const cat of flagged) d.metrics.guardFlags.inc({ category: cat, mode: cfg.mode });
   if (flagged.length > 0) {
     st.guardrails = 'blocked';
     d.log.info('guardrail blocked', { request_id: st.id, categories: flagged.join(',') });
@@ -157,6 +169,25 @@ export async function inspect(d: InspectDeps, st: RequestState, pending: Pending
     });
   }
   st.guardrails = pending.partial ? 'partial' : 'pass';
+}
+
+/** Monitor mode: what enforce would have refused, counted per category and logged. */
+function reportMonitorHits(
+  d: Pick<InspectDeps, 'metrics' | 'log'>,
+  requestId: string,
+  scores: Readonly<Record<GuardCategory, number>>,
+  thresholds: Readonly<Record<GuardCategory, number>>,
+  flagged: readonly GuardCategory[],
+  partial: boolean,
+): void {
+  if (flagged.length === 0) return;
+  for (const cat of flagged) d.metrics.guardFlags.inc({ category: cat, mode: 'monitor' });
+  d.log.info('guardrail monitor hit', {
+    request_id: requestId,
+    categories: flagged.join(','),
+    scores: flagged.map((c) => `${c}=${scores[c].toFixed(3)}/${thresholds[c]}`).join(','),
+    partial,
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { METRICS_TOKEN, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { expectRefusal, post, snapshot } from '../helpers/refusal.js';
 
@@ -129,17 +129,30 @@ describe('monitor mode scores but never blocks', () => {
     expect(res.headers.get('x-svc-guardrails')).toBe('monitor');
     const id = res.headers.get('x-svc-request-id');
     expect(id).toBeTruthy();
-    const hit = t.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['msg'] === 'guardrail monitor hit' && l['request_id'] === id);
-    expect(hit, t.logs.slice(-5).join('\n')).toBeDefined();
+    // Monitor does not hold the request for the verdict: the hit is logged when the scores arrive.
+    const findHit = (): Record<string, unknown> | undefined =>
+      t.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['msg'] === 'guardrail monitor hit' && l['request_id'] === id);
+    const hit = await vi.waitFor(() => {
+      const h = findHit();
+      if (h === undefined) throw new Error(`no monitor hit yet:\n${t.logs.slice(-5).join('\n')}`);
+      return h;
+    });
     expect(String(hit?.['categories'])).toContain('prompt_injection');
     const metrics = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     expect(metrics).toMatch(/svc_guardrail_flags_total\{category="prompt_injection",mode="monitor"\} [1-9]/);
   });
 
   it('logs nothing for a clean prompt', async () => {
+    const scored = async (): Promise<number> => {
+      const m = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      return Number(/^svc_guardrail_ms_count(?:\{\})? (\d+)/m.exec(m)?.[1] ?? 0);
+    };
+    const before = await scored();
     const res = await post(t, CHAT, ask('What is the capital of France?'));
     expect(res.status).toBe(200);
     const id = res.headers.get('x-svc-request-id');
+    // Its verdict has been reached (the scoring histogram counted it) and produced no hit.
+    await vi.waitFor(async () => expect(await scored()).toBeGreaterThan(before));
     expect(t.logs.some((l) => l.includes('guardrail monitor hit') && l.includes(String(id)))).toBe(false);
   });
 });
