@@ -10,13 +10,14 @@
  *
  * for non-stream and stream, directly to the simulator, through a bare undici proxy (bench/load/proxy.ts,
  * the reference, measured in the same run), and through the gateway on the embedded store and on Redis
- * (default log level, guardrails in monitor mode). Then two tables at BENCH_TABLE_SECONDS (default
+ * (default log level, guardrails in monitor mode, as the issue measured; in monitor mode a request does not wait for its
+ * verdict) and once more on the embedded store with guardrails enforcing (every request waits for its scores). Then two tables at BENCH_TABLE_SECONDS (default
  * min(BENCH_SECONDS, 20)): throughput for SVC_PROCESSES=1 and 2 on Redis, and piscina worker counts against
  * throughput and added p99 at the fixed rate; stream first byte at BENCH_STREAM_RATE (200) req/s and Redis
  * commands per request; 64 slow streams (5 ms per token) against direct and the bare proxy. Every request
  * carries its own user turn (a repeated prompt would be answered by caches keyed on the text).
  *
- * BENCH_TARGETS (comma-separated of direct, proxy, embedded, redis, processes, workers, slow; default all) runs a
+ * BENCH_TARGETS (comma-separated of direct, proxy, embedded, enforce, redis, processes, workers, slow; default all) runs a
  * subset (without direct, the added columns are left empty), for before/after measurements of one change; BENCH_OUT is the
  * file the table is appended to (default bench/results/latest.md, empty for none); BENCH_GATEWAY_NODE_OPTIONS is the gateway's
  * NODE_OPTIONS (for example a memory probe preloaded with --import, or bench/load/loop-probe.ts: event-loop stalls split into
@@ -49,7 +50,7 @@ const STREAM_RATE = Number(process.env.BENCH_STREAM_RATE ?? 200);
 /** Slow streams: tokens this many ms apart (the simulator paces them), at CONNECTIONS connections. */
 const SLOW_MS_PER_TOKEN = 5;
 const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Number);
-const TARGETS = new Set((process.env.BENCH_TARGETS ?? 'direct,proxy,embedded,redis,processes,workers,slow').split(','));
+const TARGETS = new Set((process.env.BENCH_TARGETS ?? 'direct,proxy,embedded,enforce,redis,processes,workers,slow').split(','));
 const KEY = 'sk-svc-bench-0000000000000000000000';
 const PROMPT = [{ role: 'system', content: 'You are a concise assistant for an engineering team. Answer in one short paragraph.' }];
 const QUESTIONS = [
@@ -279,12 +280,12 @@ interface GatewayRun {
   stop: () => Promise<void>;
 }
 
-async function startGateway(dir: string, simUrl: string, opts: { redisUrl?: string; workers?: number; processes?: number }): Promise<GatewayRun> {
+async function startGateway(dir: string, simUrl: string, opts: { redisUrl?: string; workers?: number; processes?: number; guard?: 'monitor' | 'enforce' }): Promise<GatewayRun> {
   const port = await freePort();
   const configPath = join(dir, `config-${port}.json`);
   // The default store (no `store` field): the durable embedded database and the settlement journal in the data
   // directory, as an operator runs it; SVC_REDIS_URL switches to Redis.
-  writeGatewayConfig(configPath, simUrl, { guardrails: { mode: 'monitor' }, ...(opts.workers ? { workers: { min: opts.workers, max: opts.workers } } : {}) });
+  writeGatewayConfig(configPath, simUrl, { guardrails: { mode: opts.guard ?? 'monitor' }, ...(opts.workers ? { workers: { min: opts.workers, max: opts.workers } } : {}) });
   const child = startNode([...GATEWAY_NODE_FLAGS, join(projectRoot(), 'dist/src/main.js')], {
     SVC_CONFIG: configPath,
     SVC_PORT: String(port),
@@ -388,12 +389,13 @@ async function main(): Promise<void> {
     };
     if (TARGETS.has('direct')) await run({ name: 'direct (simulator)', url: simUrl, pid: null, headers: {}, model: () => upstreamModel });
     if (TARGETS.has('proxy')) await run({ name: 'bare undici proxy', url: `http://127.0.0.1:${proxyPort}`, pid: proxy.pid!, headers: {}, model: () => upstreamModel });
-    for (const [name, redisUrl] of [
-      ['gateway, embedded store', undefined],
-      ['gateway, Redis', redis.url],
+    for (const [name, target, redisUrl, guard] of [
+      ['gateway, embedded store', 'embedded', undefined, 'monitor'],
+      ['gateway, embedded store, guardrails enforce', 'enforce', undefined, 'enforce'],
+      ['gateway, Redis', 'redis', redis.url, 'monitor'],
     ] as const) {
-      if (!TARGETS.has(redisUrl ? 'redis' : 'embedded')) continue;
-      const gw = await startGateway(dir, simUrl, { redisUrl });
+      if (!TARGETS.has(target)) continue;
+      const gw = await startGateway(dir, simUrl, { redisUrl, guard });
       try {
         await run({ name, url: gw.url, pid: gw.pid, headers: auth, model: () => 'gpt-4o-mini', redisUrl });
       } finally {
@@ -452,12 +454,13 @@ async function main(): Promise<void> {
       }
     }
 
-    // Piscina workers (guardrail scoring in monitor mode runs on the pool), embedded store, non-stream.
+    // Piscina workers, embedded store, non-stream, guardrails enforcing (every request waits for its scores from
+    // the pool; the bench prompt passes): in monitor mode a request does not wait, so the pool would not show in p99.
     const direct = rows.find((r) => r.target.startsWith('direct') && r.mode === 'non-stream');
     const workerRows: string[] = [];
     for (const w of TARGETS.has('workers') ? WORKER_COUNTS : []) {
       log(`workers=${w}`);
-      const gw = await startGateway(dir, simUrl, { workers: w });
+      const gw = await startGateway(dir, simUrl, { workers: w, guard: 'enforce' });
       try {
         const body = payload('gpt-4o-mini', false);
         const url = `${gw.url}/v1/chat/completions`;
@@ -475,7 +478,7 @@ async function main(): Promise<void> {
       `## Sustained load (${new Date().toISOString().slice(0, 16)}Z, ${availableParallelism()} cores shared by load generator, simulator and the process under test)`,
       '',
       `Fixed rate: ${RATE} req/s for ${SECONDS} s, latency from the intended send time to the last byte (open loop, no coordinated omission). ` +
-        `Closed loop: ${CONNECTIONS} connections for ${SECONDS} s (autocannon). Gateway at the default log level (info, JSON to stdout), guardrails in monitor mode. ` +
+        `Closed loop: ${CONNECTIONS} connections for ${SECONDS} s (autocannon). Gateway at the default log level (info, JSON to stdout), guardrails in monitor mode (a request does not wait for its verdict) except the row marked enforce (every request waits for its scores from the worker pool). ` +
         `CPU and RSS are the process under test (the simulator's share is not counted); peak = VmHWM of that process. ` +
         `Generator lag = how late the load generator itself dispatched requests: when it is not near 0, the machine could not drive ${RATE} req/s and the latencies measure the machine, not the target.`,
       '',
@@ -497,7 +500,7 @@ async function main(): Promise<void> {
       '|---|---|---|---|---|---|',
       ...procRows,
       '',
-      `### Piscina workers (embedded store, non-stream; throughput: ${CONNECTIONS} connections, ${TABLE_SECONDS} s; p99: ${RATE} req/s fixed rate, ${TABLE_SECONDS} s)`,
+      `### Piscina workers (embedded store, guardrails enforce, non-stream; throughput: ${CONNECTIONS} connections, ${TABLE_SECONDS} s; p99: ${RATE} req/s fixed rate, ${TABLE_SECONDS} s)`,
       '',
       '| workers | req/s | fixed-rate p99 ms | added p99 ms (vs direct) | errors fixed / closed |',
       '|---|---|---|---|---|',
