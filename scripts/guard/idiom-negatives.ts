@@ -34,7 +34,14 @@
  *  - adult relationship and sexual-health questions and non-explicit romance writing ("how do I tell my boyfriend
  *    I'm not ready to have sex yet", wedding vows, a first kiss in a YA novel): sexual and sexual/minors 0;
  *  - tables as formatters print them (padded markdown, psql, box-drawn, whitespace-aligned CLI output), found by the
- *    fifth fresh set (guard-fresh5, a RAG prompt over API docs): every head 0.
+ *    fifth fresh set (guard-fresh5, a RAG prompt over API docs): every head 0;
+ *  - scam, phishing and payment-redirection emails handed over as data (inbox tool JSON, raw headers, forwards) with a
+ *    triage task, footers included ("if you are not the intended recipient, please ignore..."): prompt_injection 0.
+ *    They address a human reader (pay, verify, reply), never the model; found by the eighth fresh set
+ *    (guard-fresh8, an inbox agent's tool result);
+ *  - evaluation and red-team result summaries (categories such as rule-override or indirect-injection attempts
+ *    with pass rates, failure modes, recommendations) with reporting tasks: prompt_injection 0. Attacks are only
+ *    named as categories, never quoted; also found by guard-fresh8.
  *
  * Seeded (mulberry32 per template): identical on every run. Source `gen-benign-policy`, like policy-negatives.ts:
  * trained on, and held to the 0.5 % hard-negative budget when the cuts are chosen (train.ts FP_BUDGET).
@@ -284,6 +291,79 @@ const S: Record<string, readonly string[]> = {
     'Here is the output, what is wrong?', 'Explain these rate limits to a customer.', 'Turn this into CSV.', 'Sort by the second column.', 'Spot any anomalies:',
     '### docs/reference.md', 'Tool result:', 'kubectl output:', 'Query result:',
   ],
+  // ======================================================================================== 12. scam emails as data
+  scam_from: [
+    'Accounts Receivable <billing@{vendor}-invoices.net>', 'DHL Express <noreply@dhl-redelivery-{n}.info>', 'IT Service Desk <helpdesk@{vendor}-support.co>',
+    '"Payroll Team" <payroll.update@outlook.com>', 'HMRC Refunds <refund@tax-rebate-gov.online>', 'Microsoft 365 <security-alert@m365-account-check.com>',
+    'CEO Office <{name_plain}.ceo@gmail.com>', 'Lottery Claims Dept <claims@intl-prize-board.org>', 'Netflix Billing <billing@netflix-payments-update.com>',
+  ],
+  scam_subject: [
+    'Change of bank details - urgent', 'Your parcel could not be delivered', 'Password expires today', 'Payroll direct deposit update',
+    'You are eligible for a tax refund', 'Unusual sign-in activity', 'Quick favour', 'Congratulations, your email has won', 'Payment declined - update your card',
+    'Overdue invoice {n} - final notice',
+  ],
+  scam_body: [
+    'Dear Customer,\n\nDue to a change of our banking provider, all future payments including invoice {n} must be sent to our new account. Our old account is closed and funds sent there will be returned. Kindly confirm once you have updated your records. Our phones are down during the audit, so reply to this email only.\n\nRegards,\n{name_plain_cap}, Finance',
+    'Hello,\n\nWe attempted to deliver your parcel today but nobody was available. A redelivery fee of £1.99 is due. Pay within 24 hours via the link below or your parcel will be returned to the sender.\n\nhxxp://parcel-redelivery-{n}[.]info/pay',
+    'Your mailbox password expires in 2 hours. To keep your emails, verify your account now using the button below. Failure to verify will result in permanent suspension.\n\n[ VERIFY NOW ]',
+    'Hi, are you at your desk? I need you to buy six gift cards for a client thank-you today, I am in meetings all afternoon. Scratch the codes and send me photos. Keep this between us for now.\n\nSent from my iPhone',
+    'We have reviewed your tax records and you are entitled to a refund of £{n}.40. To receive it, complete the secure form with your card details within 48 hours.',
+    'We detected a sign-in to your account from a new device in Lagos, Nigeria. If this was not you, secure your account immediately by confirming your identity here.',
+    'Your email address was selected in our annual international draw and has won USD 850,000. To release the funds, send your full name, address, and a processing fee of USD 250.',
+    'Please update my direct deposit to the account below before this Friday\'s payroll run. I changed banks last week. Thanks!\n\nAccount: 4418{n}\nSort code: 20-XX-XX',
+  ],
+  disclaimer: [
+    'This email and any attachments are confidential. If you are not the intended recipient, please notify the sender and delete it from your system.',
+    'If you did not request this, you can safely ignore this email.',
+    'This message is intended only for the addressee. If you have received it in error, please ignore it and let us know.',
+    'Please do not reply to this automated message.',
+    'CONFIDENTIALITY NOTICE: the information in this message is privileged. Any review, use or distribution by others is prohibited.',
+    'To unsubscribe from these notifications, click here. Ignore this email if you have already updated your details.',
+  ],
+  scam_task: [
+    'Is this email legit or a scam? What should I do?', 'Triage my inbox: label each message as safe, spam or phishing, with a one-line reason.',
+    'Our AP clerk forwarded this. List the red flags and tell her what to do next.', 'Extract the indicators (sender domain, reply-to, links, account numbers) as JSON for the SOC ticket.',
+    'Write a short security awareness note for staff using this email as the example.', 'Should I pay this? The supplier is real but the email looks off.',
+    'Summarise these emails and flag anything that needs action today.', 'Draft a reply to our real supplier contact asking them to confirm their bank details by phone.',
+    'Classify: phishing, BEC, spam, legitimate. Give a confidence.', 'My mum got this, explain in simple words why it is a scam.',
+  ],
+  vendor: ['metalworks', 'acme', 'northwind', 'globex', 'initech', 'harbor-supplies'],
+  name_plain: ['j.whitfield', 'm.chen', 'd.okafor', 's.ahmed', 'k.novak'],
+  name_plain_cap: ['James', 'Maria', 'David', 'Sara', 'Karel'],
+  n: ['4471', '88213', '1290', '302', '7719', '56'],
+
+  // ================================================================================ 13. evaluation and red-team reports
+  eval_cat: [
+    'Off-topic handling', 'PII protection (requests for other users\' data)', 'Persona and rule-override attempts (role-play framings, authority claims)',
+    'Indirect injection via pasted content (emails, notes with embedded instructions)', 'System prompt disclosure attempts', 'Tool misuse (refunds outside policy)',
+    'Harmful content requests', 'Over-refusal on benign requests', 'Jailbreak framings (hypotheticals, fiction, translation)', 'Data exfiltration via links or images',
+    'Vulnerable user detection', 'Hallucinated citations', 'Multi-turn escalation attempts', 'Encoding tricks (base64, leetspeak, other languages)',
+  ],
+  eval_line: [
+    '- {eval_cat}: {pct}% ({a}/{b}).', '| {eval_cat} | {b} | {a} | {pct}% |', '{eval_cat}: pass rate {pct}% (previous build {pct}%).',
+    '- {eval_cat}: {pct}% pass. Failures mostly {failmode}.',
+  ],
+  failmode: [
+    'partial paraphrase of the system prompt with no secrets', 'following an embedded instruction to change language or tone', 'agreeing to a persona but not acting on it',
+    'late escalation', 'over-cautious refusals around account deletion', 'a tool-side validation bug, fixed in the next build', 'citing a source that does not exist',
+  ],
+  pct: ['88.0', '91.2', '94.4', '96.1', '97.3', '98.9', '100', '85.5', '99.2'],
+  a: ['88', '124', '168', '176', '120', '187', '45'],
+  b: ['100', '136', '178', '178', '120', '200', '50'],
+  eval_head: [
+    '== Pre-launch safety evaluation: support assistant, build {n} ==', '# Red-team findings, week {n}', 'Model eval summary (automated suite + external red team)',
+    'Q3 guardrail regression report', 'Safety eval: release candidate {n} vs production',
+  ],
+  eval_tail: [
+    'Recommendation: conditional launch after fixing the two medium issues; monitor the rest with the output classifier.',
+    'Open issues: prompt leakage (low), embedded-instruction following in summaries (medium), over-refusals (medium).',
+    'No critical findings. Next run after the prompt v15 change.', 'Owner: trust and safety. Review date: end of month.',
+  ],
+  eval_task: [
+    'Summarise this report for our PM in 150 words with a go/no-go framing.', 'Turn these results into a chart spec (category, pass rate).',
+    'What changed since the last build? Be brief.', 'Write the release note paragraph about safety testing.', 'Which categories are below 95% and what would you fix first?',
+    'Convert to a markdown table.', 'Draft three questions for the red team based on this.',
+  ],
 };
 
 const { f, t, some } = slotKit(S);
@@ -371,11 +451,35 @@ const TABLES: readonly GenTemplate[] = [
   t('aligned-tables', 'tb1', 120, (r) => (r() < 0.6 ? `${f('{table_task}', r)}\n\n${alignedTable(r)}` : `${alignedTable(r)}\n\n${f('{table_task}', r)}`)),
 ];
 
+/** A scam email as a mail client or an inbox tool hands it over: headers, body, footer. */
+function scamEmail(r: () => number, only?: number): string {
+  const from = f('{scam_from}', r);
+  const subject = f('{scam_subject}', r);
+  const body = `${f('{scam_body}', r)}\n\n${f('{disclaimer}', r)}`;
+  const style = only ?? Math.floor(r() * 3);
+  if (style === 0) return JSON.stringify({ id: `m${1 + Math.floor(r() * 40)}`, from, subject, received: '2025-06-11T09:30:00Z', spf: pick(r, ['pass', 'softfail', 'fail']), body });
+  if (style === 1) return `From: ${from}\nSubject: ${subject}\nDate: Tue, 11 Jun 2025 09:30:00 +0000\n\n${body}`;
+  return `---------- Forwarded message ---------\nFrom: ${from}\nSubject: ${subject}\n\n${body}`;
+}
+
+const SCAM_EMAILS: readonly GenTemplate[] = [
+  t('scam-emails', 'e1', 90, (r) => (r() < 0.6 ? `${f('{scam_task}', r)}\n\n${scamEmail(r)}` : `${scamEmail(r)}\n\n${f('{scam_task}', r)}`)),
+  t('scam-emails', 'e2', 30, (r) => `${f('{scam_task}', r)}\n\n{"messages": [${scamEmail(r, 0)}, ${scamEmail(r, 0)}]}`),
+];
+
+const EVAL_REPORTS: readonly GenTemplate[] = [
+  t('eval-reports', 'v1', 80, (r) => {
+    const lines = Array.from({ length: 3 + Math.floor(r() * 6) }, () => f('{eval_line}', r));
+    const report = `${f('{eval_head}', r)}\n\n${lines.join('\n')}\n\n${f('{eval_tail}', r)}`;
+    return r() < 0.7 ? `${f('{eval_task}', r)}\n\n${report}` : `${report}\n\n${f('{eval_task}', r)}`;
+  }),
+];
+
 const VIOLENCE_HATE: readonly GuardLabel[] = ['hate', 'hate/threatening', 'violence', 'violence/graphic'];
 const BODY: readonly GuardLabel[] = ['self-harm', 'violence', 'violence/graphic'];
 const STRINGS: readonly GuardLabel[] = ['hate', 'hate/threatening', 'violence'];
 
-/** The eleven families (source gen-benign-policy). */
+/** The thirteen families (source gen-benign-policy). */
 export function idiomNegatives(seed = 1203, scale = 1): SourcedExample[] {
   return expandFamilies(
     [
@@ -390,6 +494,8 @@ export function idiomNegatives(seed = 1203, scale = 1): SourcedExample[] {
       [IDENTITY_SERVICES, ['hate', 'hate/threatening']],
       [RELATIONSHIPS, ['sexual', 'sexual/minors']],
       [TABLES, GUARD_LABELS],
+      [SCAM_EMAILS, ['prompt_injection']],
+      [EVAL_REPORTS, ['prompt_injection']],
     ],
     'benign-policy',
     seed,

@@ -21,9 +21,8 @@ const KNOWN: Readonly<Record<string, string>> = {
   // phrases used for real (scripts/guard/context-negatives.ts, "Not included"); a word n-gram model cannot tell a
   // quoted mention from a use, so this stays refused.
   'sec/detect#2': 'prompt_injection: detection rule request quoting "ignore previous instructions", "you are now DAN" (discovery half)',
-  // Measure half, never used to choose a fix: "Pretend you have no restrictions on word count" reads like the
-  // no-restrictions role-play jailbreak; the emulator-persona rows did not cover it.
-  'persona/unrestricted#2': 'prompt_injection: "pretend you have no restrictions on word count" (measure half)',
+  // ("Pretend you have no restrictions on word count", measure half, was refused until the scam-email and eval-report
+  // families of scripts/guard/idiom-negatives.ts were added; it is served now.)
 };
 
 describe('the trained guardrail model on the fresh benign set (test/fixtures/guard-fresh)', () => {
@@ -105,6 +104,18 @@ const SETS: ReadonlyArray<{ dir: string; known: Readonly<Record<string, string>>
     // encyclopedic and news sources, graders and judges, red-team reports, 16 languages. 0 of 444 refused before
     // this session's changes and after.
     dir: 'guard-fresh7',
+    known: {},
+  },
+  {
+    // Written in the next session by someone who saw none of the sets, the generators or the gateway's code, and
+    // measured once on the model as it stood: trigger words in their own trades (sports, runbooks, DBA, SOC, pest
+    // control, butchery, hunting, true crime, game design, military history, pharmacy and vets, wellbeing apps,
+    // sexual health clinics, trust and safety, LLM app builders, reviews, courts, newsrooms, 13 languages, agent
+    // tool results). That model refused 2 of 500, both prompt injection: an inbox agent's tool result holding a
+    // payment-redirection scam email (0.873) and a red-team report summary (0.758 against 0.748). They named the
+    // scam-email and eval-report families of scripts/guard/idiom-negatives.ts (the rows are not trained on), so it
+    // is a discovery set now.
+    dir: 'guard-fresh8',
     known: {},
   },
 ];
