@@ -1,11 +1,13 @@
 /**
  * Soak: the real gateway (child process) on the durable embedded store (LMDB in a fresh data directory, the
  * settlement journal on) or on Redis (SOAK_REDIS_URL), under autocannon for SOAK_SECONDS, sampling its
- * resident memory every SOAK_SAMPLE_S. The RSS column must go flat after warm-up; the table and the
- * latency summary are written to bench/results/soak-<store>.md.
+ * resident memory every SOAK_SAMPLE_S. Default settings, as an operator runs it: the default log level (info),
+ * guardrails scoring (monitor, as the sustained bench), every prompt distinct (no cache answers it), one request
+ * in three streaming. The RSS column must go flat after warm-up; the table and the latency summary are written to
+ * bench/results/soak-<store>.md.
  *
  *   node dist/bench/load/soak.js                       # 120 s, 32 connections, embedded store
- *   SOAK_SECONDS=1800 SOAK_CONNECTIONS=64 node dist/bench/load/soak.js
+ *   SOAK_SECONDS=600 SOAK_CONNECTIONS=512 node dist/bench/load/soak.js
  */
 import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,12 +36,29 @@ function lmdbRssMiB(pid: number): number {
   return kb / 1024;
 }
 
+/** Request n: a system prompt and a distinct user turn; every third one streams. */
+function soakBody(n: number): string {
+  return JSON.stringify({
+    model: 'gpt-4o-mini',
+    stream: n % 3 === 0,
+    max_tokens: 16,
+    messages: [
+      { role: 'system', content: 'You are a concise assistant for an engineering team.' },
+      { role: 'user', content: `Question ${n}: what does idempotent mean for request ${n % 1013}?` },
+    ],
+  });
+}
+
 async function main(): Promise<void> {
   const root = projectRoot();
   const dir = mkdtempSync(join(tmpdir(), 'svc-soak-'));
   const simUrl = `http://127.0.0.1:${SIM_PORT}`;
   const configPath = join(dir, 'config.json');
-  writeGatewayConfig(configPath, simUrl, { store: REDIS ? { kind: 'redis', url: REDIS } : { kind: 'memory' }, guardrails: { mode: 'off' }, log: { level: process.env.SOAK_LOG_LEVEL ?? 'warn' } });
+  writeGatewayConfig(configPath, simUrl, {
+    store: REDIS ? { kind: 'redis', url: REDIS } : { kind: 'memory' },
+    guardrails: { mode: 'monitor' },
+    ...(process.env.SOAK_LOG_LEVEL ? { log: { level: process.env.SOAK_LOG_LEVEL } } : {}),
+  });
   const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(SIM_PORT)], {});
   const gw = startNode([...GATEWAY_NODE_FLAGS, join(root, 'dist/src/main.js')], {
     SVC_CONFIG: configPath,
@@ -54,6 +73,7 @@ async function main(): Promise<void> {
     await waitForHttp(`http://127.0.0.1:${GW_PORT}/healthz`);
     const samples: { t: number; requests: number; rssMiB: number; lmdbMiB: number }[] = [];
     let requests = 0;
+    let sent = 0;
     const started = Date.now();
     const timer = setInterval(() => {
       samples.push({ t: Math.round((Date.now() - started) / 1000), requests, rssMiB: procStats(gw.pid!).rssMiB, lmdbMiB: lmdbRssMiB(gw.pid!) });
@@ -65,8 +85,9 @@ async function main(): Promise<void> {
       method: 'POST',
       connections: CONNECTIONS,
       duration: SECONDS,
+      timeout: 30,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
-      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Soak prompt: say something short.' }], max_tokens: 16 }),
+      requests: [{ setupRequest: (req) => ({ ...req, body: soakBody(sent++) }) }],
         },
         (err, res) => (err ? reject(err) : resolve(res)),
       );
@@ -79,7 +100,9 @@ async function main(): Promise<void> {
     const lines = [
       `# Soak: ${REDIS ? 'Redis' : 'embedded (LMDB, journal on)'} store, ${SECONDS} s, ${CONNECTIONS} connections`,
       '',
-      `requests ${result.requests.total} (${Math.round(result.requests.average)}/s), non-2xx ${result.non2xx}, errors ${result.errors}; ` +
+      'Default log level, guardrails in monitor mode, every prompt distinct, one request in three streaming.',
+      '',
+      `requests ${result.requests.total} (${Math.round(result.requests.average)}/s), non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}; ` +
         `latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; peak RSS ${peak.toFixed(0)} MiB`,
       '',
       '| t (s) | requests | gateway RSS MiB | of which LMDB file pages MiB |',
