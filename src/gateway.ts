@@ -61,6 +61,15 @@ async function resolveThresholds(config: GatewayConfig, pool: WorkerPool, log: L
 }
 
 /** Wires config -> store -> pool -> servers. The store is created by the caller (main or a test). */
+/**
+ * The scoring workers' extra environment: the operator's per-category cuts (config `guardrails.thresholds`) as
+ * SVC_GUARD_CUTS, from which each worker sets the sub-category rules and the sexual/minors cap
+ * (workers/guard.ts applyCutOverrides); nothing when the model file's own cuts are in force.
+ */
+export function guardWorkerEnv(thresholds: GatewayConfig['guardrails']['thresholds']): { env?: Record<string, string> } {
+  return Object.keys(thresholds).length > 0 ? { env: { SVC_GUARD_CUTS: JSON.stringify(thresholds) } } : {};
+}
+
 export async function startGateway(
   config: GatewayConfig,
   store: Store,
@@ -70,9 +79,7 @@ export async function startGateway(
   const metrics = new Metrics();
   const loop = watchEventLoop(metrics);
   let catalog = new Catalog(config.models, config.aliases);
-  // The workers set the sub-category rules from the cuts in force (workers/guard.ts applyCutOverrides).
-  const cutOverrides = config.guardrails.thresholds;
-  const pool = new WorkerPool({ ...config.workers, ...(Object.keys(cutOverrides).length > 0 ? { env: { SVC_GUARD_CUTS: JSON.stringify(cutOverrides) } } : {}) });
+  const pool = new WorkerPool({ ...config.workers, ...guardWorkerEnv(config.guardrails.thresholds) });
   const health = new EndpointHealth(config.health);
   const healthSync = new HealthSync(
     store,

@@ -6,6 +6,7 @@ import { GUARD_LABELS } from '../../../src/guard/labels.js';
 import { loadModel, saveModel } from '../../../src/guard/model.js';
 import { structureOffsets } from '../../../src/guard/structure.js';
 import { trainModel } from '../../../src/guard/train.js';
+import { guardWorkerEnv } from '../../../src/gateway.js';
 import guardTask, { applyCutOverrides, GUARD_UNAVAILABLE_PREFIX, info, score, thresholds } from '../../../workers/guard.js';
 import { syntheticExamples, TEST_TRAIN } from './helpers.js';
 
@@ -79,5 +80,14 @@ describe('guard worker', () => {
     const moved = Array.from(model.structureOffsets ?? []);
     expect(moved).toEqual(Array.from(structureOffsets({ ...model.thresholds, 'sexual/minors': 0.2 })));
     expect(moved[3]!).toBeLessThan(own[3]!);
+  });
+
+  it("receives the gateway's config thresholds as SVC_GUARD_CUTS (src/gateway.ts guardWorkerEnv), and nothing without them", () => {
+    expect(guardWorkerEnv({})).toEqual({});
+    const env = guardWorkerEnv({ 'sexual/minors': 0.2, hate: 0.4 }).env;
+    expect(Object.keys(env ?? {})).toEqual(['SVC_GUARD_CUTS']);
+    const model = loadModel(modelPath, { scoringOnly: true });
+    applyCutOverrides(model, env?.['SVC_GUARD_CUTS']);
+    expect(Array.from(model.structureOffsets ?? [])).toEqual(Array.from(structureOffsets({ ...model.thresholds, 'sexual/minors': 0.2, hate: 0.4 })));
   });
 });
