@@ -60,7 +60,6 @@ async function resolveThresholds(config: GatewayConfig, pool: WorkerPool, log: L
   return out;
 }
 
-/** Wires config -> store -> pool -> servers. The store is created by the caller (main or a test). */
 /**
  * The scoring workers' extra environment: the operator's per-category cuts (config `guardrails.thresholds`) as
  * SVC_GUARD_CUTS, from which each worker sets the sub-category rules and the sexual/minors cap
@@ -70,6 +69,7 @@ export function guardWorkerEnv(thresholds: GatewayConfig['guardrails']['threshol
   return Object.keys(thresholds).length > 0 ? { env: { SVC_GUARD_CUTS: JSON.stringify(thresholds) } } : {};
 }
 
+/** Wires config -> store -> pool -> servers. The store is created by the caller (main or a test). */
 export async function startGateway(
   config: GatewayConfig,
   store: Store,

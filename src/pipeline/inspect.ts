@@ -124,7 +124,7 @@ export async function inspect(d: InspectDeps, st: RequestState, pending: Pending
       (results) => {
         d.metrics.guardMs.observe({}, performance.now() - pending.startedAt);
         const scores = categoryScores(results, pending.untrusted);
-        reportMonitorHits(d, st.id, scores, thresholds, GUARD_CATEGORIES.filter((cat) => scores[cat] >= thresholds[cat]), pending.partial);
+        reportMonitorHits(d, st.id, scores, thresholds, overThreshold(scores, thresholds), pending.partial);
       },
       (e: unknown) => {
         d.metrics.guardMs.observe({}, performance.now() - pending.startedAt);
@@ -152,7 +152,7 @@ export async function inspect(d: InspectDeps, st: RequestState, pending: Pending
     d.metrics.guardMs.observe({}, performance.now() - pending.startedAt);
   }
   const scores = categoryScores(results, pending.untrusted);
-  let flagged = GUARD_CATEGORIES.filter((cat) => scores[cat] >= thresholds[cat]);
+  let flagged = overThreshold(scores, thresholds);
   if (d.secondStage) flagged = await secondOpinion(d, d.secondStage, st, pending, scores, thresholds, flagged);
   if (cfg.mode === 'monitor') {
     st.guardrails = 'monitor';
@@ -169,6 +169,11 @@ export async function inspect(d: InspectDeps, st: RequestState, pending: Pending
     });
   }
   st.guardrails = pending.partial ? 'partial' : 'pass';
+}
+
+/** The categories whose score is at or over its threshold. */
+function overThreshold(scores: Readonly<Record<GuardCategory, number>>, thresholds: Readonly<Record<GuardCategory, number>>): GuardCategory[] {
+  return GUARD_CATEGORIES.filter((cat) => scores[cat] >= thresholds[cat]);
 }
 
 /** Monitor mode: what enforce would have refused, counted per category and logged. */

@@ -88,6 +88,9 @@ describe('guard word-embedding features', () => {
 
 describe('guard sub-category structure', () => {
   const at = (l: (typeof GUARD_LABELS)[number]): number => GUARD_LABELS.indexOf(l);
+  const logit = (p: number): number => Math.log(p / (1 - p));
+  /** Cuts of a loaded model; each test sets the ones it is about. */
+  const CUTS = { prompt_injection: 0.7, hate: 0.5, 'hate/threatening': 0.5, 'self-harm': 0.7, sexual: 0.6, 'sexual/minors': 0.6, violence: 0.7, 'violence/graphic': 0.5 };
 
   it('lifts a child head to its parent only when the qualifier class is in the window', () => {
     const z = new Float64Array(8).fill(-5);
@@ -107,9 +110,8 @@ describe('guard sub-category structure', () => {
   });
 
   it("with a model's cuts, refuses a child through its parent only where the parent clears its own cut", () => {
-    const cuts = { prompt_injection: 0.7, hate: 0.5, 'hate/threatening': 0.5, 'self-harm': 0.7, sexual: 0.66, 'sexual/minors': 0.6, violence: 0.8, 'violence/graphic': 0.5 };
+    const cuts = { ...CUTS, sexual: 0.66, 'sexual/minors': 0.6, violence: 0.8 };
     const offsets = structureOffsets(cuts);
-    const logit = (p: number): number => Math.log(p / (1 - p));
     // violence at 0.7 (under its 0.8 cut) with a gore word: under the graphic cut too, not refused as graphic.
     const under = new Float64Array(8).fill(-5);
     under[at('violence')] = logit(0.7);
@@ -130,9 +132,8 @@ describe('guard sub-category structure', () => {
   });
 
   it("caps sexual/minors' own score by the sexual score in a loaded model, and only there", () => {
-    const cuts = { prompt_injection: 0.7, hate: 0.5, 'hate/threatening': 0.5, 'self-harm': 0.7, sexual: 0.6, 'sexual/minors': 0.55, violence: 0.7, 'violence/graphic': 0.5 };
+    const cuts = { ...CUTS, sexual: 0.6, 'sexual/minors': 0.55, violence: 0.7 };
     const offsets = structureOffsets(cuts);
-    const logit = (p: number): number => Math.log(p / (1 - p));
     // An education question: the minors head alone over its cut, sexual far under its own.
     const z = new Float64Array(8).fill(-5);
     z[at('sexual')] = logit(0.4);
