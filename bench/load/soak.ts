@@ -8,6 +8,7 @@
  *
  *   node dist/bench/load/soak.js                       # 120 s, 32 connections, embedded store
  *   SOAK_SECONDS=600 SOAK_CONNECTIONS=512 node dist/bench/load/soak.js
+ *   SOAK_CONNECTIONS=2048 SOAK_DOC_BYTES=16384 SOAK_OUT=/tmp/soak.md node dist/bench/load/soak.js
  */
 import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,23 @@ const SECONDS = Number(process.env.SOAK_SECONDS ?? 120);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 32);
 const SAMPLE_S = Number(process.env.SOAK_SAMPLE_S ?? 10);
 const REDIS = process.env.SOAK_REDIS_URL ?? null;
+/** Bytes of a pasted document carried by every fifth request (0: none), for a run with larger bodies. */
+const DOC_BYTES = Number(process.env.SOAK_DOC_BYTES ?? 0);
+/** Where the table goes (default bench/results/soak-<store>.md; empty: printed only). */
+const OUT = process.env.SOAK_OUT;
+const DOC_WORDS = ['the', 'invoice', 'for', 'October', 'was', 'charged', 'twice', 'and', 'our', 'team', 'reviewed', 'each', 'ledger', 'entry', 'before', 'closing', 'ticket'];
+
+/** A distinct pasted document of about DOC_BYTES bytes (request n's words). */
+function soakDoc(n: number): string {
+  const words: string[] = [];
+  let len = 0;
+  for (let i = 0; len < DOC_BYTES; i++) {
+    const w = i % 11 === 0 ? `#${n}-${i}` : DOC_WORDS[(n + i * 7) % DOC_WORDS.length]!;
+    words.push(w);
+    len += w.length + 1;
+  }
+  return words.join(' ');
+}
 
 /** Resident MiB of the process's mappings of the LMDB file (part of RSS: file pages the process touched). */
 function lmdbRssMiB(pid: number): number {
@@ -44,7 +62,13 @@ function soakBody(n: number): string {
     max_tokens: 16,
     messages: [
       { role: 'system', content: 'You are a concise assistant for an engineering team.' },
-      { role: 'user', content: `Question ${n}: what does idempotent mean for request ${n % 1013}?` },
+      {
+        role: 'user',
+        content:
+          DOC_BYTES > 0 && n % 5 === 0
+            ? `Summarise this note (${n}) in one line:\n\n${soakDoc(n)}`
+            : `Question ${n}: what does idempotent mean for request ${n % 1013}?`,
+      },
     ],
   });
 }
@@ -60,7 +84,8 @@ async function main(): Promise<void> {
     ...(process.env.SOAK_LOG_LEVEL ? { log: { level: process.env.SOAK_LOG_LEVEL } } : {}),
   });
   const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(SIM_PORT)], {});
-  const gw = startNode([...GATEWAY_NODE_FLAGS, join(root, 'dist/src/main.js')], {
+  const extraArgs = (process.env.SOAK_GATEWAY_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const gw = startNode([...GATEWAY_NODE_FLAGS, ...extraArgs, join(root, 'dist/src/main.js')], {
     SVC_CONFIG: configPath,
     SVC_PORT: String(GW_PORT),
     SVC_DASHBOARD_PORT: '0',
@@ -100,7 +125,8 @@ async function main(): Promise<void> {
     const lines = [
       `# Soak: ${REDIS ? 'Redis' : 'embedded (LMDB, journal on)'} store, ${SECONDS} s, ${CONNECTIONS} connections`,
       '',
-      'Default log level, guardrails in monitor mode, every prompt distinct, one request in three streaming.',
+      'Default log level, guardrails in monitor mode, every prompt distinct, one request in three streaming' +
+        (DOC_BYTES > 0 ? `, one in five pasting a ${DOC_BYTES}-byte document.` : '.'),
       '',
       `requests ${result.requests.total} (${Math.round(result.requests.average)}/s), non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}; ` +
         `latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; peak RSS ${peak.toFixed(0)} MiB`,
@@ -111,7 +137,8 @@ async function main(): Promise<void> {
     ];
     const text = lines.join('\n') + '\n';
     process.stdout.write(text);
-    writeFileSync(join(root, `bench/results/soak-${REDIS ? 'redis' : 'embedded'}.md`), text);
+    const out = OUT ?? join(root, `bench/results/soak-${REDIS ? 'redis' : 'embedded'}.md`);
+    if (out !== '') writeFileSync(out, text);
   } finally {
     gw.kill('SIGTERM');
     sim.kill('SIGTERM');

@@ -22,7 +22,8 @@
  * file the table is appended to (default bench/results/latest.md, empty for none); BENCH_GATEWAY_NODE_OPTIONS is the gateway's
  * NODE_OPTIONS (for example a memory probe preloaded with --import, or bench/load/loop-probe.ts: event-loop stalls split into
  * on-CPU and run-queue time, and GC pauses); BENCH_CLOSED_SECONDS=0 skips the closed-loop half of each row
- * (fixed-rate latency only, for interleaved before/after tail measurements). The gateway runs as an operator runs it:
+ * (fixed-rate latency only, for interleaved before/after tail measurements); BENCH_GATEWAY_NODE_ARGS adds node flags that
+ * NODE_OPTIONS refuses (for example `--cpu-prof --cpu-prof-dir=/tmp/prof`). The gateway runs as an operator runs it:
  * upstreams in the config (the separate simulator process), no in-process simulator.
  */
 import autocannon from 'autocannon';
@@ -286,7 +287,8 @@ async function startGateway(dir: string, simUrl: string, opts: { redisUrl?: stri
   // The default store (no `store` field): the durable embedded database and the settlement journal in the data
   // directory, as an operator runs it; SVC_REDIS_URL switches to Redis.
   writeGatewayConfig(configPath, simUrl, { guardrails: { mode: opts.guard ?? 'monitor' }, ...(opts.workers ? { workers: { min: opts.workers, max: opts.workers } } : {}) });
-  const child = startNode([...GATEWAY_NODE_FLAGS, join(projectRoot(), 'dist/src/main.js')], {
+  const extraArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const child = startNode([...GATEWAY_NODE_FLAGS, ...extraArgs, join(projectRoot(), 'dist/src/main.js')], {
     SVC_CONFIG: configPath,
     SVC_PORT: String(port),
     SVC_DASHBOARD_PORT: '0',
