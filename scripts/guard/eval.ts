@@ -14,6 +14,7 @@ import { GUARD_LABELS, type GuardLabel } from '../../src/guard/labels.js';
 import { auprc, auroc, confusionAt, f1, percentile, precision, recall, wilson } from '../../src/guard/metrics.js';
 import { countTokens } from '../../workers/tokenize.js';
 import { benignCorpus } from './corpus.js';
+import { byGroup, judgeWrittenSet, readWrittenSet, writtenSetPath } from './written-set.js';
 import { measureWorkerMemory } from './worker-memory.js';
 import { loadModel, scoreTextArray, type GuardModel } from '../../src/guard/model.js';
 import { featureRows } from '../../src/guard/features.js';
@@ -255,6 +256,24 @@ export async function main(argv: string[]): Promise<void> {
     if (r.source.startsWith('injecguard')) add('BIPIA (indirect, in documents)', hit);
   });
   for (const [k, g] of [...groups.entries()].sort()) w(`| ${k} | ${g.n} | ${pct(g.k / g.n)} |`);
+  w();
+
+  // ---- the hand-written attack set (ours, never trained on)
+  const written = await judgeWrittenSet(m, readWrittenSet(writtenSetPath(root)));
+  const attacks = written.filter((r) => r.row.attack);
+  const nearMisses = written.filter((r) => !r.row.attack);
+  const caught = attacks.filter((r) => r.score >= piThr).length;
+  const refusedNear = nearMisses.filter((r) => r.refused);
+  w('## Prompt injection on our hand-written attack set');
+  w();
+  w(`\`test/fixtures/guard-written\` (never trained on; written by hand as free text by someone who saw none of our generators, fixtures or the held-out sets): ` +
+    `${attacks.length} attacks by technique and ${nearMisses.length} benign near-misses, each sent as one user turn and judged as the gateway judges it. ` +
+    `Recall ${caught}/${attacks.length} = ${pct(caught / Math.max(1, attacks.length))}; near-misses refused (any category) ${refusedNear.length}/${nearMisses.length} = ${pct(refusedNear.length / Math.max(1, nearMisses.length))}` +
+    `${refusedNear.length > 0 ? ` (${refusedNear.map((r) => r.row.id).join(', ')})` : ''}.`);
+  w();
+  w('| technique | n | recall |');
+  w('|---|---:|---:|');
+  for (const [g, [k, n]] of byGroup(written, true, piThr)) w(`| ${g} | ${n} | ${pct(k / n)} |`);
   w();
 
   // ---- own benign corpus
