@@ -9,6 +9,7 @@ import { windowScores } from './window-scores.js';
 import { WindowScratch, words32View, type WeightTable } from './window-table.js';
 import { quantizeWordRows, type WordRows } from './embeddings.js';
 import { applyStructure } from './structure.js';
+import { quotedMention } from './mention.js';
 
 export const MODEL_FORMAT = 'svc-guard-v1';
 
@@ -335,9 +336,20 @@ export function logitsPerWindowReference(model: GuardModel, text: string, buf: F
   return best;
 }
 
+/**
+ * Logit of 0.2: an injection score under it is left as it is, quoted mention or not (no cut is that low: the trained
+ * cuts are at least 0.5, and an operator's stricter cut under 0.2 would refuse most traffic anyway).
+ */
+const MENTION_GATE_LOGIT = Math.log(0.2 / 0.8);
+
 /** Probabilities per label as a plain array in model.labels order. */
 export function scoreTextArray(model: GuardModel, text: string, buf: FeatureBuffer = sharedBuf): Float64Array {
   const best = logitsOf(model, text, buf);
+  // A quoted mention of attack phrases (mention.ts): the injection head also scores the text without the quotations.
+  // Only a score that could reach a cut pays for the second pass (MENTION_GATE_LOGIT).
+  const pi = model.labels.indexOf('prompt_injection');
+  const masked = pi >= 0 && (best[pi] ?? 0) >= MENTION_GATE_LOGIT ? quotedMention(text) : null;
+  if (masked !== null) best[pi] = Math.min(best[pi] ?? 0, logitsOf(model, masked, buf)[pi] ?? 0);
   for (let l = 0; l < best.length; l++) best[l] = sigmoid(best[l] ?? 0);
   return best;
 }
