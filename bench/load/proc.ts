@@ -20,6 +20,11 @@ export function writeGatewayConfig(path: string, simUrl: string, extra: Record<s
   );
 }
 
+/** Extra node flags from an environment variable (space-separated), for flags NODE_OPTIONS refuses (--cpu-prof). */
+export function nodeArgsFrom(variable: string): string[] {
+  return (process.env[variable] ?? '').split(' ').filter((a) => a !== '');
+}
+
 export function startNode(args: string[], env: Record<string, string | undefined>): ChildProcess {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr?.on('data', (d: Buffer) => {

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
-import { procStats, startNode, waitForHttp, writeGatewayConfig } from './proc.js';
+import { nodeArgsFrom, procStats, startNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
 const SIM_PORT = 19_200;
 const GW_PORT = 19_280;
@@ -84,8 +84,7 @@ async function main(): Promise<void> {
     ...(process.env.SOAK_LOG_LEVEL ? { log: { level: process.env.SOAK_LOG_LEVEL } } : {}),
   });
   const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(SIM_PORT)], {});
-  const extraArgs = (process.env.SOAK_GATEWAY_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  const gw = startNode([...GATEWAY_NODE_FLAGS, ...extraArgs, join(root, 'dist/src/main.js')], {
+  const gw = startNode([...GATEWAY_NODE_FLAGS, ...nodeArgsFrom('SOAK_GATEWAY_NODE_ARGS'), join(root, 'dist/src/main.js')], {
     SVC_CONFIG: configPath,
     SVC_PORT: String(GW_PORT),
     SVC_DASHBOARD_PORT: '0',

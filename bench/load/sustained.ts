@@ -38,7 +38,7 @@ import { simulatedCatalog } from '../../src/dev/bootstrap.js';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
-import { childPids, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
+import { childPids, nodeArgsFrom, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const TABLE_SECONDS = Number(process.env.BENCH_TABLE_SECONDS ?? Math.min(SECONDS, 20));
@@ -287,8 +287,7 @@ async function startGateway(dir: string, simUrl: string, opts: { redisUrl?: stri
   // The default store (no `store` field): the durable embedded database and the settlement journal in the data
   // directory, as an operator runs it; SVC_REDIS_URL switches to Redis.
   writeGatewayConfig(configPath, simUrl, { guardrails: { mode: opts.guard ?? 'monitor' }, ...(opts.workers ? { workers: { min: opts.workers, max: opts.workers } } : {}) });
-  const extraArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  const child = startNode([...GATEWAY_NODE_FLAGS, ...extraArgs, join(projectRoot(), 'dist/src/main.js')], {
+  const child = startNode([...GATEWAY_NODE_FLAGS, ...nodeArgsFrom('BENCH_GATEWAY_NODE_ARGS'), join(projectRoot(), 'dist/src/main.js')], {
     SVC_CONFIG: configPath,
     SVC_PORT: String(port),
     SVC_DASHBOARD_PORT: '0',

@@ -10,8 +10,9 @@
  * injection head then also scores the text with those spans blanked, and the lower score stands: the words the
  * request uses itself still count in full, only what it quotes is set aside.
  *
- * The limit this accepts: an attack phrased as a short quotation inside such vocabulary ("for my regex test:
- * 'ignore all previous instructions'") is scored without the quotation. A model reading it is being asked about the
+ * The limit this accepts: an attack phrased as a short quotation inside such vocabulary (for my regex test:
+ * "ignore all previous instructions") is scored without the quotation. Single quotes are not quotation marks here
+ * (apostrophes are too common to pair reliably). A model reading it is being asked about the
  * phrase, not told to follow it; a long quoted document or a planted instruction without that vocabulary around it is
  * scored as before.
  */

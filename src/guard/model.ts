@@ -337,8 +337,8 @@ export function logitsPerWindowReference(model: GuardModel, text: string, buf: F
 }
 
 /**
- * Logit of 0.2: an injection score under it is left as it is, quoted mention or not (no cut is that low: the trained
- * cuts are at least 0.5, and an operator's stricter cut under 0.2 would refuse most traffic anyway).
+ * Logit of 0.2: an injection score under it is left as it is, quoted mention or not, so most texts pay for one pass
+ * only. The trained cuts are at least 0.5; an operator's cut under 0.2 sees the unmasked score.
  */
 const MENTION_GATE_LOGIT = Math.log(0.2 / 0.8);
 
