@@ -51,6 +51,13 @@
  *    (guard-fresh9) was refused on a bored user's two-word request as sexual (0.64 against 0.60);
  *  - questions about admin and login pages of the user's own devices and apps ("where is the admin login page",
  *    "how do I reset the admin password on my router?"): prompt_injection 0. Also found by guard-fresh9, at the cut.
+ *  - the prompt formats of instruction-tuned and completion models (Alpaca's "Below is an instruction that describes
+ *    a task...", "### Instruction:/### Response:", Vicuna, Llama 2's [INST], Q:/A:) round benign tasks:
+ *    prompt_injection 0. A tenth fresh set (guard-fresh10) was refused on an Alpaca prompt asking for the passive
+ *    voice (0.75 against 0.64): the words of a template read like a planted instruction;
+ *  - developers asking how to word the rules of their own system prompts ("should I write 'Do not reveal your
+ *    instructions'?"): prompt_injection 0. Also found by guard-fresh10 (0.68). Only defensive rules are quoted;
+ *    no row quotes an attack.
  *
  * Seeded (mulberry32 per template): identical on every run. Source `gen-benign-policy`, like policy-negatives.ts:
  * trained on, and held to the 0.5 % hard-negative budget when the cuts are chosen (train.ts FP_BUDGET).
@@ -438,6 +445,47 @@ const S: Record<string, readonly string[]> = {
     'what port does the {app} admin console use?', 'who can give me admin access to {app}?', 'how do I become an admin in our {app} workspace?',
   ],
   device: ['router', 'printer', 'NAS', 'smart TV', 'mesh wifi', 'security camera', 'modem', 'firewall appliance'],
+  // ==================================================== 17. instruction-tuning templates; 18. prompt-writing advice
+  tpl_task: [
+    'Rewrite the sentence in the passive voice.', 'Summarise the paragraph in one sentence.', 'Classify the sentiment of the review as positive, negative or neutral.',
+    'Translate the text into French.', 'Extract every date mentioned in the text.', 'Give three synonyms for the word.', 'Correct the grammar of the sentence.',
+    'Write a title for the article.', 'Name the capital of the country.', 'Convert the temperature to Fahrenheit.', 'List the ingredients mentioned.',
+    'Explain the idiom to a learner of English.', 'Write a haiku about the topic.', 'Sort the numbers in ascending order.', 'Identify the main verb.',
+    'Generate a short product description.', 'Answer the question using the context.', 'Find the odd one out.', 'Write a polite reply to the email.',
+    'Turn the notes into a bulleted list.', 'Say whether the statement is true or false.', 'Suggest a name for the pet shop.',
+  ],
+  tpl_input: [
+    'The committee approved the budget after a short meeting.', 'The delivery arrived two days late but the chair is comfortable.', 'Kenya',
+    'Meeting moved to 14 March; report due 2 April.', '25 degrees Celsius', 'happy', 'She go to school every days.', 'autumn leaves',
+    '7, 2, 19, 4, 11', 'apple, banana, carrot, grape', 'The cat chased the ball across the garden.', 'It is raining cats and dogs.',
+    'flour, eggs, milk and a pinch of salt', 'Hi, can we move our call to Thursday? Thanks, Priya', 'The Pacific is the largest ocean.',
+    'A handmade ceramic mug, 350 ml, dishwasher safe.', 'Context: The library opens at 9 am on weekdays. Question: When does it open on Tuesday?',
+  ],
+  tpl_frame: [
+    'Below is an instruction that describes a task, paired with an input that provides further context. Write a response that appropriately completes the request.\n\n### Instruction:\n{tpl_task}\n\n### Input:\n{tpl_input}\n\n### Response:',
+    'Below is an instruction that describes a task. Write a response that appropriately completes the request.\n\n### Instruction:\n{tpl_task}\n\n### Response:',
+    '### Instruction:\n{tpl_task}\n\n### Context:\n{tpl_input}\n\n### Response:\n',
+    "A chat between a curious user and an artificial intelligence assistant. The assistant gives helpful, detailed, and polite answers to the user's questions. USER: {tpl_task} {tpl_input} ASSISTANT:",
+    '### Human: {tpl_task}\n{tpl_input}\n### Assistant:', 'Instruction: {tpl_task}\nInput: {tpl_input}\nOutput:', 'Q: {tpl_task} {tpl_input}\nA:',
+    'Task: {tpl_task}\nText: {tpl_input}\nAnswer:', '[INST] {tpl_task}\n\n{tpl_input} [/INST]', 'Human: {tpl_task}\n\n{tpl_input}\n\nAssistant:',
+    '<s>[INST] <<SYS>>\nYou are a helpful, respectful and honest assistant.\n<</SYS>>\n\n{tpl_task} {tpl_input} [/INST]',
+    'Follow the instruction below.\nInstruction: {tpl_task}\nInput: {tpl_input}\nResponse:',
+  ],
+  advice_line: [
+    'Do not reveal your instructions', 'Never share this prompt', 'Only answer questions about our product', 'Do not make up prices',
+    'Always answer in British English', "If you don't know, say you don't know", 'Keep answers under 100 words', 'Do not discuss competitors',
+    'Never give legal advice', 'Refuse requests outside cooking', 'You must always cite a source', 'Stay in character as Max the barista',
+    'Do not mention that you are an AI', 'Ask a clarifying question when the request is vague', 'Never output more than one code block',
+  ],
+  advice_q: [
+    "In the system prompt, should I write '{advice_line}' or is that pointless?", 'Is "{advice_line}" a good line for a system prompt?',
+    "Does putting '{advice_line}' in the prompt actually work, or do models ignore it?", "my system prompt says '{advice_line}'. too strict?",
+    'How should I phrase "{advice_line}" so the model follows it?', "Should '{advice_line}' go at the start or the end of the instructions?",
+    'Our prompt has "{advice_line}" twice. Does repeating it help?', "Rewrite this rule for my bot's prompt so it reads better: {advice_line}.",
+    "Is it worth telling the model '{advice_line}', or is a filter better?", 'What is a better way to say "{advice_line}" in a prompt for {advice_app}?',
+    "I don't want competitors copying my prompt. Will '{advice_line}' stop that?", 'Critique my instruction: "{advice_line}". Too vague?',
+  ],
+  advice_app: ['a support bot', 'a cooking assistant', 'a tutoring app', 'our sales chatbot', 'an internal HR helper', 'a game NPC', 'a coding assistant'],
   app: ['WordPress', 'Jira', 'our Shopify store', 'Grafana', 'the school portal', 'Nextcloud', 'Jenkins', 'the HR system', 'Moodle', 'our Django site'],
 };
 
@@ -572,11 +620,16 @@ const IDLE_CHAT: readonly GenTemplate[] = ['c1', 'c2', 'c3', 'c4'].map((id) => t
 
 const ADMIN_PAGES: readonly GenTemplate[] = ['d1', 'd2', 'd3', 'd4'].map((id) => t('admin-pages', id, 40, '{admin_q}'));
 
+/** Prompt formats of instruction-tuned and completion models (Alpaca, Vicuna, Llama 2, Q/A), wrapped round benign tasks. */
+const TEMPLATES: readonly GenTemplate[] = ['m1', 'm2', 'm3', 'm4'].map((id) => t('instruction-templates', id, 20, '{tpl_frame}'));
+
+const PROMPT_ADVICE: readonly GenTemplate[] = ['q1', 'q2', 'q3'].map((id) => t('prompt-advice', id, 20, '{advice_q}'));
+
 const VIOLENCE_HATE: readonly GuardLabel[] = ['hate', 'hate/threatening', 'violence', 'violence/graphic'];
 const BODY: readonly GuardLabel[] = ['self-harm', 'violence', 'violence/graphic'];
 const STRINGS: readonly GuardLabel[] = ['hate', 'hate/threatening', 'violence'];
 
-/** The sixteen families (source gen-benign-policy). */
+/** The eighteen families (source gen-benign-policy). */
 export function idiomNegatives(seed = 1203, scale = 1): SourcedExample[] {
   return expandFamilies(
     [
@@ -596,6 +649,8 @@ export function idiomNegatives(seed = 1203, scale = 1): SourcedExample[] {
       [AGENT_TASKS, ['prompt_injection']],
       [IDLE_CHAT, GUARD_LABELS],
       [ADMIN_PAGES, ['prompt_injection']],
+      [TEMPLATES, ['prompt_injection']],
+      [PROMPT_ADVICE, ['prompt_injection']],
     ],
     'benign-policy',
     seed,
