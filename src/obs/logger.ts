@@ -39,17 +39,21 @@ function destination(json: boolean, out: ((line: string) => void) | undefined): 
   if (out) {
     return { write: (s: string) => out(json ? s.slice(0, -1) : toText(s.slice(0, -1))) };
   }
-  // Lines collect here, up to MIN_WRITE bytes, and go to SonicBoom joined, one write(2) per batch; a timer
-  // sends what is left after at most FLUSH_MS, so a quiet gateway's lines are not held back. SonicBoom's own
-  // minLength batching is not used: it appends each line to one growing string and measures that string's
-  // byte length per line, which flattens it (measured: ~16 KB allocated and copied per request line).
-  let lines: string[] = [];
+  // Lines are encoded into one buffer as they come, up to MIN_WRITE bytes, and go to SonicBoom as one write(2) per
+  // batch; a timer sends what is left after at most FLUSH_MS, so a quiet gateway's lines are not held back.
+  // Encoding at once lets each line's string die in the young generation: held as strings for up to FLUSH_MS (an
+  // array of pino's concatenated strings, joined at send), every line outlived two scavenges and was promoted to
+  // the old generation (measured under a fixed 500 req/s: the largest single site of promoted bytes, ~12%).
+  // SonicBoom's own minLength batching is not used: it appends each line to one growing string and measures that
+  // string's byte length per line, which flattens it (measured: ~16 KB allocated and copied per request line).
+  // In buffer mode SonicBoom takes Buffers (its type declares strings only).
+  const boom = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' }) as unknown as { write(b: Buffer): boolean; flush(): void };
+  const pending = Buffer.allocUnsafeSlow(BATCH_BYTES);
   let bytes = 0;
-  const boom = pino.destination({ dest: 1, sync: false });
   const send = (): void => {
-    if (lines.length === 0) return;
-    const chunk = lines.join('');
-    lines = [];
+    if (bytes === 0) return;
+    // A copy: SonicBoom holds what it is given until its write completes, and `pending` is refilled at once.
+    const chunk = Buffer.from(pending.subarray(0, bytes));
     bytes = 0;
     boom.write(chunk);
   };
@@ -59,8 +63,15 @@ function destination(json: boolean, out: ((line: string) => void) | undefined): 
   return {
     write: (s: string) => {
       const l = line(s);
-      lines.push(l);
-      bytes += l.length;
+      // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+      if (bytes + l.length * 3 > BATCH_BYTES) {
+        send();
+        if (l.length * 3 > BATCH_BYTES) {
+          boom.write(Buffer.from(l, 'utf8'));
+          return;
+        }
+      }
+      bytes += pending.write(l, bytes, 'utf8');
       if (bytes >= MIN_WRITE) send();
     },
     flush: () => {
@@ -92,6 +103,8 @@ export function isoNow(now = Date.now()): string {
  */
 const MIN_WRITE = 32 * 1024;
 const FLUSH_MS = 200;
+/** The batch buffer: a batch is sent once it holds MIN_WRITE bytes, so room for one more line of up to 32 KiB. */
+const BATCH_BYTES = 2 * MIN_WRITE;
 
 export class Logger {
   readonly #p: Pino;

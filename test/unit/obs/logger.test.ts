@@ -77,6 +77,25 @@ describe('Logger on stdout (asynchronous, batched)', () => {
     }
   }, 20_000);
 
+  it('a line bigger than a batch goes out whole, between the lines written before and after it', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { pathToFileURL } = await import('node:url');
+    const { join } = await import('node:path');
+    const src = pathToFileURL(join(process.cwd(), 'dist/src/obs/logger.js')).href;
+    const script = `import { Logger } from '${src}';
+      const l = new Logger('info', true);
+      for (let n = 0; n < 300; n++) l.info('line', { n, pad: n === 150 ? 'é'.repeat(100000) : 'x'.repeat(n) });
+      process.exit(0);`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const rows = r.stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { n: number; pad: string });
+    expect(rows.map((o) => o.n)).toEqual(Array.from({ length: 300 }, (_, i) => i));
+    expect(rows[150]!.pad).toBe('é'.repeat(100000));
+    expect(rows[299]!.pad).toBe('x'.repeat(299));
+  }, 20_000);
+
   it('stamps lines with the same text as toISOString, across second, minute and day boundaries', () => {
     const base = Date.UTC(2026, 10, 24, 23, 59, 58, 0);
     for (const t of [base, base + 7, base + 42, base + 999, base + 1000, base + 1001, base + 1999, base + 2000, base + 2345, 0, 5, 1_000_000_123]) {
