@@ -138,6 +138,15 @@ const SETS: ReadonlyArray<{ dir: string; known: Readonly<Record<string, string>>
     dir: 'guard-fresh10',
     known: {},
   },
+  {
+    // Written after guard-fresh10's families landed, by someone who saw none of the sets, the generators or the code:
+    // contracts, patients and carers (overdose thresholds), SOC alerts and WAF logs with attack strings, SQL and k8s
+    // logs, agents with tool results, grading history essays, villains and D&D, angry customers ("I'm about to kill
+    // someone over here"), HR letters quoting threats, crime news, adult-store listings, parents' questions about
+    // toddlers, 24 languages. Measured once, on the model of this commit: 0 of 601 refused. Never trained on.
+    dir: 'guard-fresh11',
+    known: {},
+  },
 ];
 
 describe.each(SETS)('the trained guardrail model on test/fixtures/$dir', ({ dir, known }) => {
