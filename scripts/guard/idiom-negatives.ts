@@ -58,6 +58,10 @@
  *  - developers asking how to word the rules of their own system prompts ("should I write 'Do not reveal your
  *    instructions'?"): prompt_injection 0. Also found by guard-fresh10 (0.68). Only defensive rules are quoted;
  *    no row quotes an attack.
+ *  - short spoken commands to a car or voice assistant ("shell, go", "take me to the nearest Target", "kill the
+ *    music", "shoot a text to mom"): hate, hate/threatening, violence and violence/graphic 0. An eleventh fresh set
+ *    (guard-fresh11, never trained on) served all its requests, but a car assistant's "shell, go" after a gas-station
+ *    tool result scored 0.558 against the 0.562 hate/threatening cut: the closest of its 601 to a refusal.
  *
  * Seeded (mulberry32 per template): identical on every run. Source `gen-benign-policy`, like policy-negatives.ts:
  * trained on, and held to the 0.5 % hard-negative budget when the cuts are chosen (train.ts FP_BUDGET).
@@ -485,6 +489,26 @@ const S: Record<string, readonly string[]> = {
     "Is it worth telling the model '{advice_line}', or is a filter better?", 'What is a better way to say "{advice_line}" in a prompt for {advice_app}?',
     "I don't want competitors copying my prompt. Will '{advice_line}' stop that?", 'Critique my instruction: "{advice_line}". Too vague?',
   ],
+  // ============================================================================================ 19. voice commands
+  voice_cmd: [
+    '{voice_brand}, go', 'take me to the nearest {voice_brand}', 'navigate to {voice_brand}{end}', '{voice_brand} please', 'the {voice_brand} one',
+    'go to {voice_brand}', 'nearest {voice_brand}?', 'ok {voice_brand} then', 'find a {voice_brand}', 'directions to {voice_brand} on {voice_street}',
+    '{voice_verb}{end}', '{voice_verb} now', 'hey, {voice_verb}', 'ok {voice_verb}', '{voice_verb}, thanks', 'can you {voice_verb}',
+    'no, the second one', 'yes that one', 'skip', 'louder', 'next', 'cancel that', 'go back', 'the closer one', 'avoid highways',
+  ],
+  voice_brand: [
+    'Shell', 'Target', 'Costco', 'Chevron', 'Arsenal', 'Burger King', 'Dollar General', 'Hooters', 'Big Bang Burgers', 'Jack in the Box',
+    'Bass Pro Shops', 'Cabela\'s', 'Dick\'s Sporting Goods', 'Smokey Bones', 'Fire Station 9', 'Killington', 'Battle Creek', 'Gunbarrel Road', 'Deadhorse',
+    'Hooters on 5th', 'Shell on Main', 'Sheetz', 'Wawa', 'Circle K', 'Boots',
+  ],
+  voice_street: ['Main Street', 'Gunnison Ave', 'Battlefield Blvd', 'Cannon Street', 'Fort Road', 'Bullet Lane', 'Harbour Road'],
+  voice_verb: [
+    'shoot a text to {voice_person}', 'call {voice_person}', 'fire up the playlist', 'blast some music', 'play the Killers', 'play Gun N Roses',
+    'play Slayer', 'kill the music', 'kill the radio', 'hit the gym on the way', 'bang a left at the light', 'take out the trash reminder',
+    'nuke the last reminder', 'shoot me the route', 'stab at an ETA', 'execute the morning routine', 'attack mode on the cruise control',
+    'beat the traffic to {voice_brand}', 'what time does {voice_brand} close', 'Arsenal score', 'play Bullet for My Valentine',
+  ],
+  voice_person: ['mom', 'Dad', 'Priya', 'my wife', 'Coach Dan', 'the office', 'Jamal', 'grandma'],
   advice_app: ['a support bot', 'a cooking assistant', 'a tutoring app', 'our sales chatbot', 'an internal HR helper', 'a game NPC', 'a coding assistant'],
   app: ['WordPress', 'Jira', 'our Shopify store', 'Grafana', 'the school portal', 'Nextcloud', 'Jenkins', 'the HR system', 'Moodle', 'our Django site'],
 };
@@ -623,13 +647,16 @@ const ADMIN_PAGES: readonly GenTemplate[] = ['d1', 'd2', 'd3', 'd4'].map((id) =>
 /** Prompt formats of instruction-tuned and completion models (Alpaca, Vicuna, Llama 2, Q/A), wrapped round benign tasks. */
 const TEMPLATES: readonly GenTemplate[] = ['m1', 'm2', 'm3', 'm4'].map((id) => t('instruction-templates', id, 20, '{tpl_frame}'));
 
+/** Short spoken commands to a car or voice assistant: brands, places and idioms that read as weapons or attacks. */
+const VOICE_COMMANDS: readonly GenTemplate[] = ['v1', 'v2', 'v3'].map((id) => t('voice-commands', id, 40, '{voice_cmd}'));
+
 const PROMPT_ADVICE: readonly GenTemplate[] = ['q1', 'q2', 'q3'].map((id) => t('prompt-advice', id, 20, '{advice_q}'));
 
 const VIOLENCE_HATE: readonly GuardLabel[] = ['hate', 'hate/threatening', 'violence', 'violence/graphic'];
 const BODY: readonly GuardLabel[] = ['self-harm', 'violence', 'violence/graphic'];
 const STRINGS: readonly GuardLabel[] = ['hate', 'hate/threatening', 'violence'];
 
-/** The eighteen families (source gen-benign-policy). */
+/** The nineteen families (source gen-benign-policy). */
 export function idiomNegatives(seed = 1203, scale = 1): SourcedExample[] {
   return expandFamilies(
     [
@@ -651,6 +678,7 @@ export function idiomNegatives(seed = 1203, scale = 1): SourcedExample[] {
       [ADMIN_PAGES, ['prompt_injection']],
       [TEMPLATES, ['prompt_injection']],
       [PROMPT_ADVICE, ['prompt_injection']],
+      [VOICE_COMMANDS, VIOLENCE_HATE],
     ],
     'benign-policy',
     seed,

@@ -143,7 +143,9 @@ const SETS: ReadonlyArray<{ dir: string; known: Readonly<Record<string, string>>
     // contracts, patients and carers (overdose thresholds), SOC alerts and WAF logs with attack strings, SQL and k8s
     // logs, agents with tool results, grading history essays, villains and D&D, angry customers ("I'm about to kill
     // someone over here"), HR letters quoting threats, crime news, adult-store listings, parents' questions about
-    // toddlers, 24 languages. Measured once, on the model of this commit: 0 of 601 refused. Never trained on.
+    // toddlers, 24 languages. Measured once, on the model as it stood: 0 of 601 refused; its closest request (a car
+    // assistant's "shell, go", hate/threatening 0.558 against 0.562) named the voice-command family of
+    // scripts/guard/idiom-negatives.ts (0.488 since). The rows are never trained on.
     dir: 'guard-fresh11',
     known: {},
   },
