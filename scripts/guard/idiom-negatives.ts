@@ -515,6 +515,14 @@ const S: Record<string, readonly string[]> = {
 
 const { f, t, some } = slotKit(S);
 
+/**
+ * `count` templates of one generator, ids `${prefix}1`... Each template is a split group, so most of a family
+ * trains and some of it validates.
+ */
+function groups(family: string, prefix: string, count: number, n: number, make: string | ((r: () => number) => string)): GenTemplate[] {
+  return Array.from({ length: count }, (_, i) => t(family, `${prefix}${i + 1}`, n, make));
+}
+
 const PLAYER_TURNS: readonly GenTemplate[] = [
   t('player-turns', 'p1', 110, (r) => f('{game_frame}', r)),
   t('player-turns', 'p2', 40, (r) => f('{shooter_q}', r)),
@@ -635,22 +643,21 @@ function agentRequest(r: () => number): string {
 }
 
 const AGENT_TASKS: readonly GenTemplate[] = [
-  // Several templates of one generator: each is a split group, so most of the family trains and some validates.
-  ...['a1', 'a2', 'a3', 'a4', 'a5'].map((id) => t('agent-tasks', id, 50, agentRequest)),
-  ...['s1', 's2', 's3'].map((id) => t('agent-tasks', id, 40, (r) => f('{self_ask}', r))),
+  ...groups('agent-tasks', 'a', 5, 50, agentRequest),
+  ...groups('agent-tasks', 's', 3, 40, '{self_ask}'),
 ];
 
-const IDLE_CHAT: readonly GenTemplate[] = ['c1', 'c2', 'c3', 'c4'].map((id) => t('idle-chat', id, 40, '{idle_chat}'));
+const IDLE_CHAT: readonly GenTemplate[] = groups('idle-chat', 'c', 4, 40, '{idle_chat}');
 
-const ADMIN_PAGES: readonly GenTemplate[] = ['d1', 'd2', 'd3', 'd4'].map((id) => t('admin-pages', id, 40, '{admin_q}'));
+const ADMIN_PAGES: readonly GenTemplate[] = groups('admin-pages', 'd', 4, 40, '{admin_q}');
 
 /** Prompt formats of instruction-tuned and completion models (Alpaca, Vicuna, Llama 2, Q/A), wrapped round benign tasks. */
-const TEMPLATES: readonly GenTemplate[] = ['m1', 'm2', 'm3', 'm4'].map((id) => t('instruction-templates', id, 20, '{tpl_frame}'));
+const TEMPLATES: readonly GenTemplate[] = groups('instruction-templates', 'm', 4, 20, '{tpl_frame}');
 
 /** Short spoken commands to a car or voice assistant: brands, places and idioms that read as weapons or attacks. */
-const VOICE_COMMANDS: readonly GenTemplate[] = ['v1', 'v2', 'v3'].map((id) => t('voice-commands', id, 40, '{voice_cmd}'));
+const VOICE_COMMANDS: readonly GenTemplate[] = groups('voice-commands', 'v', 3, 40, '{voice_cmd}');
 
-const PROMPT_ADVICE: readonly GenTemplate[] = ['q1', 'q2', 'q3'].map((id) => t('prompt-advice', id, 20, '{advice_q}'));
+const PROMPT_ADVICE: readonly GenTemplate[] = groups('prompt-advice', 'q', 3, 20, '{advice_q}');
 
 const VIOLENCE_HATE: readonly GuardLabel[] = ['hate', 'hate/threatening', 'violence', 'violence/graphic'];
 const BODY: readonly GuardLabel[] = ['self-harm', 'violence', 'violence/graphic'];

@@ -42,8 +42,9 @@ function destination(json: boolean, out: ((line: string) => void) | undefined): 
   // Lines are encoded into one buffer as they come, up to MIN_WRITE bytes, and go to SonicBoom as one write(2) per
   // batch; a timer sends what is left after at most FLUSH_MS, so a quiet gateway's lines are not held back.
   // Encoding at once lets each line's string die in the young generation: held as strings for up to FLUSH_MS (an
-  // array of pino's concatenated strings, joined at send), every line outlived two scavenges and was promoted to
-  // the old generation (measured under a fixed 500 req/s: the largest single site of promoted bytes, ~12%).
+  // array of pino's concatenated strings, joined at send), a line outlived two scavenges and was promoted to the
+  // old generation (measured with --trace-gc-nvp at a fixed 500 req/s against the build before: promoted bytes
+  // per scavenge 509-526 KB -> 357-454 KB, bench/results/cpu.md).
   // SonicBoom's own minLength batching is not used: it appends each line to one growing string and measures that
   // string's byte length per line, which flattens it (measured: ~16 KB allocated and copied per request line).
   // In buffer mode SonicBoom takes Buffers (its type declares strings only).
@@ -103,7 +104,11 @@ export function isoNow(now = Date.now()): string {
  */
 const MIN_WRITE = 32 * 1024;
 const FLUSH_MS = 200;
-/** The batch buffer: a batch is sent once it holds MIN_WRITE bytes, so room for one more line of up to 32 KiB. */
+/**
+ * The batch buffer. A batch is sent once it holds MIN_WRITE bytes, so a line of up to (BATCH_BYTES - MIN_WRITE) / 3
+ * UTF-16 units (3 bytes each at most in UTF-8) always fits; a longer one sends the batch first if it may not fit,
+ * and one over BATCH_BYTES / 3 units goes out alone.
+ */
 const BATCH_BYTES = 2 * MIN_WRITE;
 
 export class Logger {
