@@ -1,3 +1,6 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isoNow, Logger } from '../../../src/obs/logger.js';
 
@@ -31,12 +34,11 @@ describe('Logger (pino)', () => {
   });
 });
 
+/** The built logger module, imported by the child processes below (their stdout is the real destination). */
+const src = pathToFileURL(join(process.cwd(), 'dist/src/obs/logger.js')).href;
+
 describe('Logger on stdout (asynchronous, batched)', () => {
   it('a lone line reaches stdout within the flush interval, not only at exit; lines buffered at exit are flushed', async () => {
-    const { spawn } = await import('node:child_process');
-    const { pathToFileURL } = await import('node:url');
-    const { join } = await import('node:path');
-    const src = pathToFileURL(join(process.cwd(), 'dist/src/obs/logger.js')).href;
     const script = `import { Logger } from '${src}';
       const l = new Logger('info', true);
       l.info('early', { n: 1 });
@@ -59,10 +61,6 @@ describe('Logger on stdout (asynchronous, batched)', () => {
   }, 20_000);
 
   it('a burst of lines spanning many batches arrives whole and in order, the last ones at exit', async () => {
-    const { spawnSync } = await import('node:child_process');
-    const { pathToFileURL } = await import('node:url');
-    const { join } = await import('node:path');
-    const src = pathToFileURL(join(process.cwd(), 'dist/src/obs/logger.js')).href;
     for (const json of [true, false]) {
       const script = `import { Logger } from '${src}';
         const l = new Logger('info', ${json});
@@ -78,10 +76,6 @@ describe('Logger on stdout (asynchronous, batched)', () => {
   }, 20_000);
 
   it('a line bigger than a batch goes out whole, between the lines written before and after it', async () => {
-    const { spawnSync } = await import('node:child_process');
-    const { pathToFileURL } = await import('node:url');
-    const { join } = await import('node:path');
-    const src = pathToFileURL(join(process.cwd(), 'dist/src/obs/logger.js')).href;
     const script = `import { Logger } from '${src}';
       const l = new Logger('info', true);
       for (let n = 0; n < 300; n++) l.info('line', { n, pad: n === 150 ? 'é'.repeat(100000) : 'x'.repeat(n) });
