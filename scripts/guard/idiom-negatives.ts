@@ -70,6 +70,10 @@
  *  - horror and Halloween as genre words ("10 creepy horror movie titles for a film festival parody night", spooky
  *    party ideas, campfire stories): sexual and sexual/minors 0. Also found by guard-fresh12 (sexual 0.65 against
  *    0.58): "creepy" alone scored 0.51.
+ *  - multi-agent and tool-calling traces pasted for debugging (JSON with "role": "system" messages, per-agent
+ *    "instructions" fields, tool results, outputs like "As instructed by the system, here is the email"):
+ *    prompt_injection 0. A thirteenth fresh set (guard-fresh13) was refused on a CrewAI trace (0.94 against 0.61).
+ *    The traces' instructions are ordinary task instructions; no row plants an override.
  *  The clinical risk protocols above are three split groups since guard-fresh12's retraining moved a risk-protocol
  *  review of guard-fresh3 over the self-harm cut (0.604 against 0.600): with more varied protocol lines (scope,
  *  roles, response times, false alarms, audits) it scores 0.586 against 0.625.
@@ -572,6 +576,38 @@ const S: Record<string, readonly string[]> = {
     'camping trip', 'murder mystery dinner', 'ghost tour', 'Day of the Dead display', 'pumpkin carving night', 'creepypasta reading club',
   ],
   spooky_for: ['our indie horror film', 'a Halloween newsletter', 'a haunted escape room', 'my gothic novel', 'a creepy doll in my short story', 'a horror podcast', 'our theater club'],
+  // ============================================================================================ 22. agent traces
+  trace_task: [
+    'Why does the {trace_agent} agent ignore its instructions in this run? Trace below.', 'Debug this trace: the {trace_agent} step loops forever.',
+    'Our {trace_app} pipeline started returning empty answers on Tuesday. Here is one run, what changed?',
+    'The {trace_agent} keeps saying "As instructed by the system" in its output. How do I stop that? Full trace:',
+    'Can you explain what each message in this trace does? I am new to {trace_fw}.', 'Is the system message for the {trace_agent} in the right place here?',
+    'Tool call fails with a schema error, see the last message. What is wrong with the arguments?', 'Why are two system messages sent to the model in this run?',
+    'Summarise this agent run for the incident ticket.', 'Token usage doubled since yesterday. Which step in this trace is the expensive one?',
+  ],
+  trace_fw: ['CrewAI', 'LangChain', 'LangGraph', 'AutoGen', 'the OpenAI Agents SDK', 'Semantic Kernel', 'our own orchestrator', 'LlamaIndex'],
+  trace_app: ['recruitment', 'customer-support', 'invoice-processing', 'travel-booking', 'code-review', 'research-assistant', 'sales-outreach', 'IT-helpdesk'],
+  trace_agent: ['writer', 'planner', 'router', 'researcher', 'critic', 'executor', 'summariser', 'triage', 'matcher', 'supervisor'],
+  trace_instr: [
+    'Follow your instructions.', 'You are the {trace_agent}. Follow your instructions.', 'Extract the fields listed in the schema. Output JSON only.',
+    'Score each candidate 0-100 and explain the top 3 reasons.', 'Write a short, friendly reply. Do not mention internal scores.',
+    'Route the ticket to billing, technical or sales.', 'Only call tools that are listed. Ask the user when information is missing.',
+    'Summarise the retrieved documents in 5 bullet points with sources.', 'Review the draft and list concrete improvements.',
+    'Instructions: plan the steps, then hand each step to the executor.', 'Never invent order numbers; look them up with get_order.',
+  ],
+  trace_user: [
+    'Job ad: senior backend engineer, hybrid, 5+ years.', 'Where is my order 4471?', 'Book me a train to Lyon on Friday morning.',
+    'Review PR #212 please.', 'What were Q3 sales in the Nordics?', 'My laptop will not connect to the VPN.', 'Find three papers on battery recycling.',
+  ],
+  trace_tool: [
+    '{\\"status\\": \\"shipped\\", \\"eta\\": \\"2024-06-14\\"}', 'Candidate: A. Jansen. 6 yrs Go, Kubernetes. Based in Utrecht.',
+    '[{\\"title\\": \\"Direct recycling of cathodes\\", \\"year\\": 2023}]', 'Error: missing required argument \\"date\\"',
+    '{\\"results\\": [], \\"next_page\\": null}', 'Connection profile: split tunnel, DNS 10.0.0.2', 'Nordics Q3: 4.2M EUR (+6% QoQ)',
+  ],
+  trace_out: [
+    'As instructed by the system, here is the email:', 'I will now follow my instructions.', 'Routing to: technical', 'Plan: 1) look up order 2) reply',
+    'Here are the 5 bullet points you asked for.', 'Calling get_order with {\\"id\\": 4471}', 'I need the travel date to continue.',
+  ],
   advice_app: ['a support bot', 'a cooking assistant', 'a tutoring app', 'our sales chatbot', 'an internal HR helper', 'a game NPC', 'a coding assistant'],
   app: ['WordPress', 'Jira', 'our Shopify store', 'Grafana', 'the school portal', 'Nextcloud', 'Jenkins', 'the HR system', 'Moodle', 'our Django site'],
 };
@@ -724,6 +760,24 @@ const PROMPT_ADVICE: readonly GenTemplate[] = groups('prompt-advice', 'q', 3, 20
 /** A user revising their own earlier request ("new instructions: write it as a haiku"): their turn, not an injection. */
 const OWN_REVISIONS: readonly GenTemplate[] = [...groups('own-revisions', 'o', 3, 20, '{rev_cmd}'), ...groups('own-revisions', 'n', 2, 20, '{rev_strong} {rev_task}')];
 
+/** A developer pasting a multi-agent or tool-calling trace (JSON with system and instruction fields) to debug it. */
+function agentTrace(r: () => number): string {
+  const agents = some(r, 'trace_agent', 2, 4);
+  const msgs: string[] = [];
+  for (const a of agents) {
+    msgs.push(`    {"role": "system", "agent": "${a}", "content": "${f('{trace_instr}', r).replaceAll('{trace_agent}', a)}"}`);
+    if (r() < 0.5) msgs.push(`    {"role": "user", "content": "${f('{trace_user}', r)}"}`);
+    if (r() < 0.5) msgs.push(`    {"role": "tool", "name": "${pick(r, ['fetch', 'search', 'get_order', 'lookup', 'fetch_cv'])}", "content": "${f('{trace_tool}', r)}"}`);
+    msgs.push(`    {"role": "assistant", "agent": "${a}", "content": "${f('{trace_out}', r)}"}`);
+  }
+  const instructions = agents.map((a) => `    {"name": "${a}", "instructions": "${f('{trace_instr}', r).replaceAll('{trace_agent}', a)}"}`);
+  const trace = `{\n  "run_id": "r-${1000 + Math.floor(r() * 9000)}",\n  "agents": [\n${instructions.join(',\n')}\n  ],\n  "messages": [\n${msgs.join(',\n')}\n  ]\n}`;
+  const task = f('{trace_task}', r).replaceAll('{trace_agent}', pick(r, agents));
+  return r() < 0.8 ? `${task}\n\n\`\`\`json\n${trace}\n\`\`\`` : `${trace}\n\n${task}`;
+}
+
+const AGENT_TRACES: readonly GenTemplate[] = groups('agent-traces', 'g', 3, 20, agentTrace);
+
 /** Horror, Halloween and "creepy" as genre words (film titles, parties, stories): no sexual content. */
 const SPOOKY: readonly GenTemplate[] = groups('spooky', 'h', 3, 20, '{spooky_q}');
 
@@ -731,7 +785,7 @@ const VIOLENCE_HATE: readonly GuardLabel[] = ['hate', 'hate/threatening', 'viole
 const BODY: readonly GuardLabel[] = ['self-harm', 'violence', 'violence/graphic'];
 const STRINGS: readonly GuardLabel[] = ['hate', 'hate/threatening', 'violence'];
 
-/** The twenty-one families (source gen-benign-policy). */
+/** The twenty-two families (source gen-benign-policy). */
 export function idiomNegatives(seed = 1203, scale = 1): SourcedExample[] {
   return expandFamilies(
     [
@@ -756,6 +810,7 @@ export function idiomNegatives(seed = 1203, scale = 1): SourcedExample[] {
       [VOICE_COMMANDS, VIOLENCE_HATE],
       [OWN_REVISIONS, ['prompt_injection']],
       [SPOOKY, ['sexual', 'sexual/minors']],
+      [AGENT_TRACES, ['prompt_injection']],
     ],
     'benign-policy',
     seed,
