@@ -227,6 +227,7 @@ function evaluateSplit(model: GuardModel, tune: SourcedExample[]): SplitReport[]
     const benignScores: number[] = [];
     const benignTexts: string[] = [];
     const hardScores: number[] = [];
+    const hardTexts: string[] = [];
     tune.forEach((e, i) => {
       const v = e.y[l];
       if (v === 0 || v === 1) {
@@ -236,7 +237,10 @@ function evaluateSplit(model: GuardModel, tune: SourcedExample[]): SplitReport[]
       if (benign[i]) {
         benignScores.push(scores[i]?.[l] ?? 0);
         benignTexts.push(e.text);
-      } else if (v === 0 && e.source === 'gen-benign-policy') hardScores.push(scores[i]?.[l] ?? 0);
+      } else if (v === 0 && e.source === 'gen-benign-policy') {
+        hardScores.push(scores[i]?.[l] ?? 0);
+        hardTexts.push(e.text);
+      }
     });
     const negScores = s.filter((_v, i) => y[i] === 0);
     const rules: Array<[string, number]> = [
@@ -247,10 +251,12 @@ function evaluateSplit(model: GuardModel, tune: SourcedExample[]): SplitReport[]
       ['calibration requests', widen(fprThreshold(calibration[l] ?? [], CALIBRATION_FP))],
     ];
     const [rule, threshold] = rules.reduce((a, b) => (b[1] > a[1] ? b : a));
-    // The benign row that sets the cut: the highest-scoring one under it (ties and the 1e-6 step aside).
+    // The row that sets the cut: the highest-scoring one under it (ties and the 1e-6 step aside), for the two
+    // rules that are set by rows of our own benign data.
+    const [rowScores, rowTexts] = rule === 'benign corpus' ? [benignScores, benignTexts] : rule === 'benign hard negatives' ? [hardScores, hardTexts] : [[], []];
     let at = -1;
-    if (rule === 'benign corpus') for (let i = 0; i < benignScores.length; i++) if (benignScores[i]! < threshold && (at < 0 || benignScores[i]! > benignScores[at]!)) at = i;
-    const cutBy = at >= 0 ? `${rule}: ${JSON.stringify((benignTexts[at] ?? '').slice(0, 100))}` : rule;
+    for (let i = 0; i < rowScores.length; i++) if (rowScores[i]! < threshold && (at < 0 || rowScores[i]! > rowScores[at]!)) at = i;
+    const cutBy = at >= 0 ? `${rule}: ${JSON.stringify((rowTexts[at] ?? '').slice(0, 100))}` : rule;
     const c = confusionAt(s, y, threshold);
     return {
       label,
