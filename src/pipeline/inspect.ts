@@ -40,7 +40,7 @@ export interface PendingInspection {
  * cover all of it, so an injection in the middle of a long document is seen; text beyond maxChars is not.
  */
 export function startInspection(
-  d: Pick<InspectDeps, 'guardrails' | 'scorer'>,
+  d: Pick<InspectDeps, 'guardrails' | 'scorer' | 'secondStage'>,
   texts: readonly string[],
   tenant: string,
   untrusted: readonly boolean[] = [],
@@ -68,7 +68,9 @@ export function startInspection(
     } else scored.push(t);
     budget -= t.length;
   }
-  const scoring = scored.length > 0 ? d.scorer.score(scored, tenant) : null;
+  // Monitor without a second stage never waits for the verdict (see inspect()): its texts may linger for company.
+  const linger = cfg.mode === 'monitor' && !d.secondStage;
+  const scoring = scored.length > 0 ? d.scorer.score(scored, tenant, linger) : null;
   scoring?.catch(() => {}); // awaited and reported by inspect(); never an unhandled rejection
   return { scored, untrusted: flags, partial, scoring, startedAt: performance.now() };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkerPool } from '../../../src/pool/pool.js';
-import { ScoreBatcher } from '../../../src/pool/score-batcher.js';
+import { LINGER_MS, ScoreBatcher } from '../../../src/pool/score-batcher.js';
 
 function fakePool(opts: { fail?: boolean; delayMs?: number } = {}) {
   const calls: string[][] = [];
@@ -129,5 +129,45 @@ describe('ScoreBatcher', () => {
     release(); // the held task ends (its results are late); the queued one starts with the request still waiting
     expect(await late).toBe('ok');
     expect(calls).toEqual([['x'], ['zz']]);
+  });
+
+  it('requests nobody waits on (monitor) linger up to LINGER_MS and go to the pool as one task', async () => {
+    const { pool, calls } = fakePool();
+    const b = new ScoreBatcher(pool, 1000);
+    const first = b.score(['a'], 'org-a', true);
+    await new Promise((r) => setTimeout(r, 2)); // later turns: without the linger each would be its own task
+    const second = b.score(['bb'], 'org-a', true);
+    await new Promise((r) => setTimeout(r, 2));
+    expect(calls).toEqual([]);
+    const started = performance.now();
+    expect(await Promise.all([first, second])).toEqual([[{ len: 1 }], [{ len: 2 }]]);
+    expect(calls).toEqual([['a', 'bb']]);
+    // Dispatched by the linger timer, not before (a timer may fire a millisecond early).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(LINGER_MS - 6);
+  });
+
+  it('a request that waits flushes the lingering ones with it at once', async () => {
+    const { pool, calls } = fakePool();
+    const b = new ScoreBatcher(pool, 1000);
+    const lingering = b.score(['a'], 'org-a', true);
+    await new Promise((r) => setTimeout(r, 2));
+    const both = Promise.all([lingering, b.score(['bb'], 'org-a')]);
+    await new Promise((r) => setImmediate(r)); // the next turn: dispatched, well before the linger timer
+    expect(calls).toEqual([['a', 'bb']]);
+    const [x, y] = await both;
+    expect([x, y]).toEqual([[{ len: 1 }], [{ len: 2 }]]);
+  });
+
+  it('a full task of lingering texts goes at once, and a lingering request still fails at its own deadline', async () => {
+    const { pool, calls } = fakePool();
+    const b = new ScoreBatcher(pool, 1000);
+    const all = Promise.all(Array.from({ length: 64 }, (_, i) => b.score([String(i)], 'org-a', true)));
+    await new Promise((r) => setImmediate(r));
+    expect(calls.map((c) => c.length)).toEqual([64]);
+    await all;
+    const late = new ScoreBatcher(fakePool({ delayMs: 500 }).pool, 30);
+    const t0 = performance.now();
+    await expect(late.score(['a'], 'org-a', true)).rejects.toThrow('exceeded 30 ms');
+    expect(performance.now() - t0).toBeLessThan(300);
   });
 });
