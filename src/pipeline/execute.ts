@@ -1,18 +1,17 @@
 import { scrubSecrets } from '../providers/openai/errors.js';
 import { performance } from 'node:perf_hooks';
-import type { Dispatcher } from 'undici';
 import { unsetCredential } from '../config/credentials.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { UpstreamHttpRequest } from '../providers/adapter.js';
 import type { CallAbort } from '../upstream/call-abort.js';
-import { readAll, sendUpstream } from '../upstream/client.js';
+import { readAll, sendUpstream, type UpstreamResponse } from '../upstream/client.js';
 import { MAX_PROVIDER_CALLS, type Candidate } from './chain.js';
 import type { GatewayDeps } from './deps.js';
 import type { RequestState } from './state.js';
 
 export interface Answer {
   candidate: Candidate;
-  response: Dispatcher.ResponseData;
+  response: UpstreamResponse;
 }
 
 /**

@@ -1,10 +1,9 @@
-import type { Dispatcher } from 'undici';
 import type { TokenUsage } from '../billing/price.js';
 import type { CanonicalStreamEvent } from '../canonical/types.js';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
 import type { ClientFormat, EncodeContext } from '../formats/format.js';
 import type { ResponseSink } from '../server/types.js';
-import { readAll } from '../upstream/client.js';
+import { readAll, type UpstreamResponse } from '../upstream/client.js';
 import type { Candidate } from './chain.js';
 import { commonHeaders } from './response-headers.js';
 import { price, SSE_HEADERS, usageComment, type FallbackUsage } from './serve-common.js';
@@ -20,7 +19,7 @@ export async function serveCanonicalJson(
   st: RequestState,
   res: ResponseSink,
   c: Candidate,
-  response: Dispatcher.ResponseData,
+  response: UpstreamResponse,
   format: ClientFormat,
   ctx: EncodeContext,
 ): Promise<void> {
@@ -40,7 +39,7 @@ export async function serveCanonicalStream(
   st: RequestState,
   res: ResponseSink,
   c: Candidate,
-  response: Dispatcher.ResponseData,
+  response: UpstreamResponse,
   format: ClientFormat,
   ctx: EncodeContext,
   fallback: FallbackUsage,

@@ -1,8 +1,7 @@
-import type { Dispatcher } from 'undici';
 import { OpenAIStreamTap } from '../providers/openai/stream-tap.js';
 import { lastUsageObject } from '../providers/usage-tap.js';
 import type { ResponseSink } from '../server/types.js';
-import { readAll } from '../upstream/client.js';
+import { readAll, type UpstreamResponse } from '../upstream/client.js';
 import { spliceBody } from './json-bytes.js';
 import type { Candidate } from './chain.js';
 import { commonHeaders } from './response-headers.js';
@@ -27,7 +26,7 @@ export async function serveJson(
   st: RequestState,
   res: ResponseSink,
   c: Candidate,
-  response: Dispatcher.ResponseData,
+  response: UpstreamResponse,
   fallback: FallbackUsage,
   reportModel: string | null,
 ): Promise<void> {
@@ -49,7 +48,7 @@ export async function serveStream(
   st: RequestState,
   res: ResponseSink,
   c: Candidate,
-  response: Dispatcher.ResponseData,
+  response: UpstreamResponse,
   clientWantsUsage: boolean,
   fallback: FallbackUsage,
   reportModel: string | null,

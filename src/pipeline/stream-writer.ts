@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import type { UpstreamBody } from '../upstream/body.js';
 import type { ResponseSink } from '../server/types.js';
 import { idleWatch } from '../upstream/idle-watch.js';
 
@@ -19,7 +19,7 @@ export interface Pumped {
  */
 export async function pumpStream(
   res: ResponseSink,
-  body: Dispatcher.ResponseData['body'],
+  body: UpstreamBody,
   idleMs: number,
   transform: (chunk: Buffer) => string | Buffer,
 ): Promise<Pumped> {
@@ -27,9 +27,11 @@ export async function pumpStream(
   let outcome: StreamOutcome = 'ok';
   let error: unknown = null;
   try {
-    for await (const chunk of body) {
+    // read() hands over everything buffered as one chunk: under load several upstream chunks go through one tap
+    // pass and one write (cpu.md: an event per upstream chunk cost ~30% more CPU per stream).
+    for (let chunk = await body.read(); chunk !== null; chunk = await body.read()) {
       idle.touch();
-      const out = transform(chunk as Buffer);
+      const out = transform(chunk);
       if (out.length > 0 && !res.write(out)) await idle.suspend(res.drained());
       if (res.aborted) break;
     }

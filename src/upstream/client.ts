@@ -1,6 +1,7 @@
 import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { UpstreamTimeouts } from '../config/schema.js';
-import { CallAbort } from './call-abort.js';
+import { UpstreamBody } from './body.js';
+import type { CallAbort } from './call-abort.js';
 
 /** One keep-alive connection pool per origin, shared by every request (undici Agent). */
 export function createUpstreamAgent(t: UpstreamTimeouts): Agent {
@@ -31,8 +32,14 @@ export type UpstreamFailure =
   /** The client went away; the call was aborted. */
   | { kind: 'aborted'; message: string };
 
+/** A provider's answer: its status and its body (read whole or streamed; see body.ts). */
+export interface UpstreamResponse {
+  statusCode: number;
+  body: UpstreamBody;
+}
+
 export type UpstreamResult =
-  | { ok: true; response: Dispatcher.ResponseData }
+  | { ok: true; response: UpstreamResponse }
   | { ok: false; failure: UpstreamFailure };
 
 const CONNECT_CODES = new Set([
@@ -69,45 +76,101 @@ function targetOf(href: string): { origin: string; path: string } {
   return t;
 }
 
+/**
+ * undici's dispatch callbacks for one call: resolves with the response head (a body fed by the later callbacks)
+ * or rejects with what failed before it. See body.ts for why this is not `agent.request()`.
+ */
+class CallHandler implements Dispatcher.DispatchHandler {
+  #abort: ((reason: Error) => void) | null = null;
+  #pending: Error | null = null;
+  #body: UpstreamBody | null = null;
+  #settled = false;
+
+  constructor(
+    private readonly resolve: (r: UpstreamResponse) => void,
+    private readonly reject: (e: Error) => void,
+  ) {}
+
+  /** Aborts the call, whatever its phase (before the connection, while waiting for the head, while reading). */
+  cancel(reason: Error): void {
+    if (this.#body !== null) this.#body.destroy(reason);
+    else if (this.#abort !== null) this.#abort(reason);
+    else this.#pending ??= reason;
+  }
+
+  onConnect(abort: (err?: Error) => void): void {
+    this.#abort = abort;
+    if (this.#pending !== null) abort(this.#pending);
+  }
+
+  onHeaders(statusCode: number, _headers: Buffer[], resume: () => void): boolean {
+    if (statusCode < 200) return true; // 1xx: informational, the answer follows
+    const abort = this.#abort ?? (() => {});
+    const body = new UpstreamBody(abort, resume);
+    this.#body = body;
+    this.#settled = true;
+    this.resolve({ statusCode, body });
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    return this.#body === null ? true : this.#body.push(chunk);
+  }
+
+  onComplete(): void {
+    this.#body?.end();
+  }
+
+  onError(err: Error): void {
+    if (this.#body !== null) this.#body.fail(err);
+    else if (!this.#settled) {
+      this.#settled = true;
+      this.reject(err);
+    }
+  }
+}
+
 /** Sends one request and waits for the response head. Never throws for network failures. */
 export async function sendUpstream(agent: Agent, req: UpstreamRequest): Promise<UpstreamResult> {
-  // One abort for the client's and the deadlines; the timers are cleared when the body closes
-  // (AbortSignal.timeout/any would leave a live timer and a DOMException behind per request).
-  const ac = new CallAbort();
+  // One cancel for the client's abort and the deadlines; the timers are cleared when the body closes.
   const total = { aborted: false };
-  const onClientAbort = (): void => ac.abort(req.signal.reason);
+  let handler!: CallHandler;
+  const head = new Promise<UpstreamResponse>((resolve, reject) => (handler = new CallHandler(resolve, reject)));
+  const onClientAbort = (): void => handler.cancel(req.signal.reason instanceof Error ? req.signal.reason : new Error('client disconnected'));
   if (req.signal.aborted) onClientAbort();
   else req.signal.once('abort', onClientAbort);
   const timer = setTimeout(() => {
     total.aborted = true;
-    ac.abort(new Error('upstream total timeout'));
+    handler.cancel(new Error('upstream total timeout'));
   }, req.timeouts.totalMs);
   // undici's own headersTimeout runs on a coarse (about 1 s) clock; this one is exact. undici's stays set as
   // a backstop.
   const firstByte = setTimeout(() => {
     total.aborted = true;
-    ac.abort(new Error('upstream first-byte timeout'));
+    handler.cancel(new Error('upstream first-byte timeout'));
   }, req.timeouts.firstByteMs);
   const cleanup = (): void => {
     clearTimeout(timer);
     clearTimeout(firstByte);
     req.signal.off('abort', onClientAbort);
   };
-  const signal = ac;
   const { origin, path } = targetOf(req.url);
   try {
-    const response = await agent.request({
-      origin,
-      path,
-      method: 'POST',
-      headers: req.headers,
-      body: req.body,
-      signal,
-      headersTimeout: req.timeouts.firstByteMs,
-      bodyTimeout: req.timeouts.idleMs,
-    });
+    agent.dispatch(
+      {
+        origin,
+        path,
+        method: 'POST',
+        headers: req.headers,
+        body: req.body,
+        headersTimeout: req.timeouts.firstByteMs,
+        bodyTimeout: req.timeouts.idleMs,
+      },
+      handler,
+    );
+    const response = await head;
     clearTimeout(firstByte);
-    response.body.once('close', cleanup);
+    response.body.onClose(cleanup);
     return { ok: true, response };
   } catch (e) {
     cleanup();
@@ -124,44 +187,6 @@ export async function sendUpstream(agent: Agent, req: UpstreamRequest): Promise<
 }
 
 /** Reads a whole upstream body with a size cap (defends against a runaway upstream). */
-export function readAll(body: Dispatcher.ResponseData['body'], cap = 64 * 1024 * 1024): Promise<Buffer> {
-  // Stream events, not `for await`: the async iterator costs a generator, a promise per chunk and its own
-  // listeners per body (about 1% of the event loop's CPU in the load bench for one- or two-chunk bodies).
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > cap) {
-        done();
-        body.destroy();
-        reject(new Error('upstream body exceeds cap'));
-        return;
-      }
-      parts.push(chunk);
-    };
-    const onEnd = (): void => {
-      done();
-      resolve(parts.length === 1 ? parts[0]! : Buffer.concat(parts, size));
-    };
-    const onError = (e: Error): void => {
-      done();
-      reject(e);
-    };
-    // A body destroyed without an error (an abort) closes without 'end': that is a failure too.
-    const onClose = (): void => {
-      done();
-      reject(new Error('upstream body closed before its end'));
-    };
-    const done = (): void => {
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', onError);
-      body.off('close', onClose);
-    };
-    body.on('data', onData);
-    body.once('end', onEnd);
-    body.once('error', onError);
-    body.once('close', onClose);
-  });
+export function readAll(body: UpstreamBody, cap = 64 * 1024 * 1024): Promise<Buffer> {
+  return body.readAll(cap);
 }

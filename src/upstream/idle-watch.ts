@@ -1,4 +1,3 @@
-import type { Dispatcher } from 'undici';
 
 export interface IdleWatch {
   /** A chunk arrived. */
@@ -15,7 +14,7 @@ export interface IdleWatch {
  * time: the list's unenroll and insert were 0.8% of the main thread on the bench's slow streams, this timer among
  * others); when the timer fires before the deadline it re-arms for what is left.
  */
-export function idleWatch(body: Dispatcher.ResponseData['body'], ms: number): IdleWatch {
+export function idleWatch(body: { destroy(err?: Error): void }, ms: number): IdleWatch {
   let suspended = false;
   let last = performance.now();
   let timer = setTimeout(fire, ms);
