@@ -94,3 +94,27 @@ describe('monitor mode does not hold the request for its verdict', () => {
     expect(flags).toEqual(['prompt_injection/enforce']);
   });
 });
+
+describe('only texts nobody waits on may linger for a shared pool task', () => {
+  function recording(): { scorer: InspectDeps['scorer']; lingered: boolean[] } {
+    const lingered: boolean[] = [];
+    const scorer: InspectDeps['scorer'] = {
+      score: (texts, _tenant, linger = false) => {
+        lingered.push(linger);
+        return Promise.resolve(texts.map(() => ({})));
+      },
+    };
+    return { scorer, lingered };
+  }
+
+  it('monitor lingers; enforce, and monitor with a second stage (the request waits for that call), do not', () => {
+    const monitor = recording();
+    startInspection(deps('monitor', monitor.scorer).d, ['hello'], 'org-a');
+    const enforce = recording();
+    startInspection(deps('enforce', enforce.scorer).d, ['hello'], 'org-a');
+    const second = recording();
+    const d = deps('monitor', second.scorer).d;
+    startInspection({ ...d, secondStage: {} as NonNullable<InspectDeps['secondStage']> }, ['hello'], 'org-a');
+    expect([monitor.lingered, enforce.lingered, second.lingered]).toEqual([[true], [false], [false]]);
+  });
+});
