@@ -68,11 +68,14 @@ export function startInspection(
     } else scored.push(t);
     budget -= t.length;
   }
+  const pending: PendingInspection = { scored, untrusted: flags, partial, scoring: null, startedAt: performance.now() };
+  if (scored.length === 0) return pending;
   // Monitor without a second stage never waits for the verdict (see inspect()): its texts may linger for company.
+  // svc_guardrail_ms then counts from when they join a pool task, so monitor shows the scoring time enforce would add.
   const linger = cfg.mode === 'monitor' && !d.secondStage;
-  const scoring = scored.length > 0 ? d.scorer.score(scored, tenant, linger) : null;
-  scoring?.catch(() => {}); // awaited and reported by inspect(); never an unhandled rejection
-  return { scored, untrusted: flags, partial, scoring, startedAt: performance.now() };
+  pending.scoring = d.scorer.score(scored, tenant, linger ? { linger, onDispatch: () => void (pending.startedAt = performance.now()) } : {});
+  pending.scoring.catch(() => {}); // awaited and reported by inspect(); never an unhandled rejection
+  return pending;
 }
 
 /** Per category, the highest score over the texts judged for it (prompt injection: untrusted texts only). */

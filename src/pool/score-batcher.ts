@@ -11,6 +11,16 @@ interface Waiter {
   due: number;
   /** Answered (scores, failure or deadline): nothing else reaches it. */
   done: boolean;
+  /** Called when its texts join a pool task (after any linger). */
+  onDispatch: (() => void) | undefined;
+}
+
+/** How a caller asks for scores (see ScoreBatcher.score). */
+export interface ScoreOptions {
+  /** Nobody waits on the result yet (monitor mode): the texts may wait up to LINGER_MS for company. */
+  linger?: boolean;
+  /** Called once the texts leave the linger and join a pool task, so scoring time can be measured from there. */
+  onDispatch?: () => void;
 }
 
 interface Batch {
@@ -68,13 +78,11 @@ export class ScoreBatcher {
     private readonly deadlineMs: number,
   ) {}
 
-  /**
-   * Scores `texts` for `tenant`. `linger`: nobody waits on the result yet (monitor mode), so the texts may wait
-   * up to LINGER_MS for company before they go to the pool; the deadline still counts from this call.
-   */
-  score(texts: string[], tenant: string, linger = false): Promise<Scores[]> {
+  /** Scores `texts` for `tenant` (see ScoreOptions); the deadline counts from this call, linger included. */
+  score(texts: string[], tenant: string, opts: ScoreOptions = {}): Promise<Scores[]> {
+    const linger = opts.linger === true;
     return new Promise((resolve, reject) => {
-      this.#waiting.push({ texts, resolve, reject, due: performance.now() + this.deadlineMs, done: false });
+      this.#waiting.push({ texts, resolve, reject, due: performance.now() + this.deadlineMs, done: false, onDispatch: opts.onDispatch });
       this.#tenants.push(tenant);
       this.#waitingTexts += texts.length;
       if (this.#scheduled) return;
@@ -108,6 +116,7 @@ export class ScoreBatcher {
         fresh.push(open);
       }
       const b = open;
+      w.onDispatch?.();
       b.waiters.push(w);
       b.count += w.texts.length;
       // The first waiter's deadline is the batch's earliest (it may have lingered before this turn).

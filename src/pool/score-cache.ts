@@ -1,4 +1,4 @@
-import type { ScoreBatcher } from './score-batcher.js';
+import type { ScoreBatcher, ScoreOptions } from './score-batcher.js';
 
 type Scores = Record<string, number>;
 
@@ -45,7 +45,7 @@ export class ScoreCache {
     return this.#entries.size;
   }
 
-  score(texts: string[], tenant: string, linger = false): Promise<Scores[]> {
+  score(texts: string[], tenant: string, opts: ScoreOptions = {}): Promise<Scores[]> {
     const out: Scores[] = new Array<Scores>(texts.length);
     let missing: string[] | null = null;
     let at: number[] | null = null;
@@ -67,7 +67,7 @@ export class ScoreCache {
     if (missing === null) return Promise.resolve(out);
     const idx = at!;
     const asked = missing;
-    return this.#inner.score(asked, tenant, linger).then((scores) => {
+    return this.#inner.score(asked, tenant, opts).then((scores) => {
       for (let j = 0; j < idx.length; j++) {
         const s = Object.freeze(scores[j]!);
         out[idx[j]!] = s;

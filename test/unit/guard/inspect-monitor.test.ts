@@ -99,8 +99,8 @@ describe('only texts nobody waits on may linger for a shared pool task', () => {
   function recording(): { scorer: InspectDeps['scorer']; lingered: boolean[] } {
     const lingered: boolean[] = [];
     const scorer: InspectDeps['scorer'] = {
-      score: (texts, _tenant, linger = false) => {
-        lingered.push(linger);
+      score: (texts, _tenant, opts = {}) => {
+        lingered.push(opts.linger === true);
         return Promise.resolve(texts.map(() => ({})));
       },
     };

@@ -134,14 +134,17 @@ describe('ScoreBatcher', () => {
   it('requests nobody waits on (monitor) linger up to LINGER_MS and go to the pool as one task', async () => {
     const { pool, calls } = fakePool();
     const b = new ScoreBatcher(pool, 1000);
-    const first = b.score(['a'], 'org-a', true);
+    let dispatched = 0;
+    const first = b.score(['a'], 'org-a', { linger: true, onDispatch: () => dispatched++ });
     await new Promise((r) => setTimeout(r, 2)); // later turns: without the linger each would be its own task
-    const second = b.score(['bb'], 'org-a', true);
+    const second = b.score(['bb'], 'org-a', { linger: true });
     await new Promise((r) => setTimeout(r, 2));
     expect(calls).toEqual([]);
+    expect(dispatched).toBe(0); // scoring time is measured from here on, not from the call
     const started = performance.now();
     expect(await Promise.all([first, second])).toEqual([[{ len: 1 }], [{ len: 2 }]]);
     expect(calls).toEqual([['a', 'bb']]);
+    expect(dispatched).toBe(1);
     // Dispatched by the linger timer, not before (a timer may fire a millisecond early).
     expect(performance.now() - started).toBeGreaterThanOrEqual(LINGER_MS - 6);
   });
@@ -149,7 +152,7 @@ describe('ScoreBatcher', () => {
   it('a request that waits flushes the lingering ones with it at once', async () => {
     const { pool, calls } = fakePool();
     const b = new ScoreBatcher(pool, 1000);
-    const lingering = b.score(['a'], 'org-a', true);
+    const lingering = b.score(['a'], 'org-a', { linger: true });
     await new Promise((r) => setTimeout(r, 2));
     const both = Promise.all([lingering, b.score(['bb'], 'org-a')]);
     await new Promise((r) => setImmediate(r)); // the next turn: dispatched, well before the linger timer
@@ -161,13 +164,13 @@ describe('ScoreBatcher', () => {
   it('a full task of lingering texts goes at once, and a lingering request still fails at its own deadline', async () => {
     const { pool, calls } = fakePool();
     const b = new ScoreBatcher(pool, 1000);
-    const all = Promise.all(Array.from({ length: 64 }, (_, i) => b.score([String(i)], 'org-a', true)));
+    const all = Promise.all(Array.from({ length: 64 }, (_, i) => b.score([String(i)], 'org-a', { linger: true })));
     await new Promise((r) => setImmediate(r));
     expect(calls.map((c) => c.length)).toEqual([64]);
     await all;
     const late = new ScoreBatcher(fakePool({ delayMs: 500 }).pool, 30);
     const t0 = performance.now();
-    await expect(late.score(['a'], 'org-a', true)).rejects.toThrow('exceeded 30 ms');
+    await expect(late.score(['a'], 'org-a', { linger: true })).rejects.toThrow('exceeded 30 ms');
     expect(performance.now() - t0).toBeLessThan(300);
   });
 });
