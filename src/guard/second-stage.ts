@@ -2,7 +2,7 @@ import type { Agent } from 'undici';
 import type { GuardCategory, GuardSecondStageConfig } from '../config/schema.js';
 import { adapterFor } from '../providers/registry.js';
 import { CallAbort } from '../upstream/call-abort.js';
-import { readAll, sendUpstream } from '../upstream/client.js';
+import { sendUpstream } from '../upstream/client.js';
 import { GUARD_LABELS } from './labels.js';
 
 /** Our moderation categories, each with the OpenAI moderation categories that mean it. */
@@ -62,7 +62,7 @@ export class SecondStage {
         timeouts: { connectMs: ms, firstByteMs: ms, idleMs: ms, totalMs: ms },
       });
       if (!sent.ok) return { ok: false, reason: sent.failure.kind === 'connect' ? 'error' : 'timeout', detail: sent.failure.message };
-      const body = await readAll(sent.response.body, 1024 * 1024);
+      const body = await sent.response.body.readAll(1024 * 1024);
       if (sent.response.statusCode !== 200) return { ok: false, reason: 'error', detail: `moderation endpoint answered ${sent.response.statusCode}` };
       return parseModeration(body, texts.length);
     } catch (e) {

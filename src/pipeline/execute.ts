@@ -4,7 +4,7 @@ import { unsetCredential } from '../config/credentials.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { UpstreamHttpRequest } from '../providers/adapter.js';
 import type { CallAbort } from '../upstream/call-abort.js';
-import { readAll, sendUpstream, type UpstreamResponse } from '../upstream/client.js';
+import { sendUpstream, type UpstreamResponse } from '../upstream/client.js';
 import { MAX_PROVIDER_CALLS, type Candidate } from './chain.js';
 import type { GatewayDeps } from './deps.js';
 import type { RequestState } from './state.js';
@@ -69,7 +69,7 @@ export async function execute(
       st.servedModel = candidate.model.id;
       return { candidate, response: result.response };
     }
-    const text = (await readAll(result.response.body, 1024 * 1024).catch(() => Buffer.alloc(0))).toString('utf8');
+    const text = (await result.response.body.readAll(1024 * 1024).catch(() => Buffer.alloc(0))).toString('utf8');
     const mapped = adapter.mapError(status, text);
     // The client gets our own words; the provider's (secrets scrubbed) stay in the log for the operator.
     deps.log.warn('upstream error', { request_id: st.id, provider: adapter.name, status, upstream: scrubSecrets(text).slice(0, 2000) });

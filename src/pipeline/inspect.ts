@@ -73,7 +73,7 @@ export function startInspection(
   // Monitor without a second stage never waits for the verdict (see inspect()): its texts may linger for company.
   // svc_guardrail_ms then counts from when they join a pool task, so monitor shows the scoring time enforce would add.
   const linger = cfg.mode === 'monitor' && !d.secondStage;
-  pending.scoring = d.scorer.score(scored, tenant, linger ? { linger, onDispatch: () => void (pending.startedAt = performance.now()) } : {});
+  pending.scoring = d.scorer.score(scored, tenant, linger ? { linger, onDispatch: () => void (pending.startedAt = performance.now()) } : undefined);
   pending.scoring.catch(() => {}); // awaited and reported by inspect(); never an unhandled rejection
   return pending;
 }

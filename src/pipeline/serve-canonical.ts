@@ -3,7 +3,7 @@ import type { CanonicalStreamEvent } from '../canonical/types.js';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
 import type { ClientFormat, EncodeContext } from '../formats/format.js';
 import type { ResponseSink } from '../server/types.js';
-import { readAll, type UpstreamResponse } from '../upstream/client.js';
+import type { UpstreamResponse } from '../upstream/client.js';
 import type { Candidate } from './chain.js';
 import { commonHeaders } from './response-headers.js';
 import { price, SSE_HEADERS, usageComment, type FallbackUsage } from './serve-common.js';
@@ -23,7 +23,7 @@ export async function serveCanonicalJson(
   format: ClientFormat,
   ctx: EncodeContext,
 ): Promise<void> {
-  const parsed = c.adapter.parseResponse(await readAll(response.body));
+  const parsed = c.adapter.parseResponse(await response.body.readAll());
   price(st, c, parsed.usage);
   const body = JSON.stringify(format.encodeResponse(parsed, ctx));
   st.status = 200;

@@ -1,7 +1,7 @@
 import { OpenAIStreamTap } from '../providers/openai/stream-tap.js';
 import { lastUsageObject } from '../providers/usage-tap.js';
 import type { ResponseSink } from '../server/types.js';
-import { readAll, type UpstreamResponse } from '../upstream/client.js';
+import type { UpstreamResponse } from '../upstream/client.js';
 import { spliceBody } from './json-bytes.js';
 import type { Candidate } from './chain.js';
 import { commonHeaders } from './response-headers.js';
@@ -30,7 +30,7 @@ export async function serveJson(
   fallback: FallbackUsage,
   reportModel: string | null,
 ): Promise<void> {
-  const raw = await readAll(response.body);
+  const raw = await response.body.readAll();
   const buf = reportModel ? (spliceBody(raw, reportModel, false, false) ?? raw) : raw;
   const tail = buf.subarray(Math.max(0, buf.length - TAIL)).toString('utf8');
   const u = lastUsageObject(tail) ?? lastUsageObject(buf.toString('utf8'));

@@ -42,10 +42,6 @@ export class UpstreamBody {
     else this.#onClose = cb;
   }
 
-  get destroyed(): boolean {
-    return this.#closed && !this.#ended;
-  }
-
   /** undici's onData: false asks undici to pause the socket. */
   push(chunk: Buffer): boolean {
     if (this.#closed) return true;
@@ -110,11 +106,14 @@ export class UpstreamBody {
     const out = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size);
     this.#chunks = [];
     this.#size = 0;
-    if (this.#paused) {
-      this.#paused = false;
-      if (!this.#closed) this.resume();
-    }
+    this.#unpause();
     return out;
+  }
+
+  #unpause(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    if (!this.#closed) this.resume();
   }
 
   /** The next bytes (everything buffered), or null at the end; throws the body's failure. */
@@ -127,13 +126,10 @@ export class UpstreamBody {
     }
   }
 
-  /** The whole body; over `cap` bytes the body is destroyed and this rejects. */
+  /** The whole body; over `cap` bytes (default 64 MiB, against a runaway upstream) the body is destroyed and this rejects. */
   async readAll(cap = 64 * 1024 * 1024): Promise<Buffer> {
     this.#collecting = true;
-    if (this.#paused) {
-      this.#paused = false;
-      if (!this.#closed) this.resume();
-    }
+    this.#unpause();
     for (;;) {
       if (this.#size > cap) {
         const err = new Error('upstream body exceeds cap');
@@ -144,19 +140,5 @@ export class UpstreamBody {
       if (this.#ended) return this.#take();
       await this.#wait();
     }
-  }
-
-  /** `for await` over the body; leaving the loop early destroys it (as a Readable's iterator does). */
-  [Symbol.asyncIterator](): AsyncIterator<Buffer> {
-    return {
-      next: async (): Promise<IteratorResult<Buffer>> => {
-        const chunk = await this.read();
-        return chunk === null ? { done: true, value: undefined } : { done: false, value: chunk };
-      },
-      return: async (): Promise<IteratorResult<Buffer>> => {
-        this.destroy();
-        return { done: true, value: undefined };
-      },
-    };
   }
 }

@@ -84,7 +84,6 @@ class CallHandler implements Dispatcher.DispatchHandler {
   #abort: ((reason: Error) => void) | null = null;
   #pending: Error | null = null;
   #body: UpstreamBody | null = null;
-  #settled = false;
 
   constructor(
     private readonly resolve: (r: UpstreamResponse) => void,
@@ -108,7 +107,6 @@ class CallHandler implements Dispatcher.DispatchHandler {
     const abort = this.#abort ?? (() => {});
     const body = new UpstreamBody(abort, resume);
     this.#body = body;
-    this.#settled = true;
     this.resolve({ statusCode, body });
     return true;
   }
@@ -122,11 +120,9 @@ class CallHandler implements Dispatcher.DispatchHandler {
   }
 
   onError(err: Error): void {
+    // Before the head the call failed (a second rejection of the same promise would be a no-op); after it, the body.
     if (this.#body !== null) this.#body.fail(err);
-    else if (!this.#settled) {
-      this.#settled = true;
-      this.reject(err);
-    }
+    else this.reject(err);
   }
 }
 
@@ -184,9 +180,4 @@ export async function sendUpstream(agent: Agent, req: UpstreamRequest): Promise<
     }
     return { ok: false, failure: { kind: 'connect', message: `upstream request failed: ${(e as Error).message}` } };
   }
-}
-
-/** Reads a whole upstream body with a size cap (defends against a runaway upstream). */
-export function readAll(body: UpstreamBody, cap = 64 * 1024 * 1024): Promise<Buffer> {
-  return body.readAll(cap);
 }

@@ -1,4 +1,3 @@
-
 export interface IdleWatch {
   /** A chunk arrived. */
   touch(): void;
