@@ -81,7 +81,9 @@ function wrap<C extends BaseCtx>(
     refuseBearer(head);
     if (WRITES.includes(method)) requireSameOrigin(head, deps.origin);
     if (JSON_BODIES.includes(method)) requireJson(head);
-    return build({ req: { ...head, body: Buffer.alloc(0) }, query: new URLSearchParams(head.query), body: undefined, deps });
+    // Field by field: a request's client address is a getter (read on first use), which a spread would drop.
+    const req = { method: head.method, path: head.path, query: head.query, headers: head.headers, ip: head.ip, startedAt: head.startedAt, body: Buffer.alloc(0) };
+    return build({ req, query: new URLSearchParams(head.query), body: undefined, deps });
   };
   const run = async (ctx: C, req: IncomingRequest, res: ResponseSink): Promise<void> => {
     try {

@@ -59,10 +59,38 @@ export function assertNativeUws(): void {
   );
 }
 
-function remoteIp(res: HttpResponse): string {
-  const ip = decoder.decode(res.getRemoteAddressAsText());
-  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+/**
+ * The request the pipeline sees. The client address is read on first use: uWS asks the kernel for it
+ * (getpeername(2)) on every call, and most requests never need it (the auth throttle, a key's IP allow list and
+ * dashboard logins read it). It can be read while the response is open; afterwards the socket may be gone, so a
+ * first read then answers '' (unknown).
+ */
+class UwsRequest implements IncomingRequest {
+  #ip: string | null = null;
+  body: Buffer = EMPTY;
+  readonly startedAt = performance.now();
+
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly query: string,
+    readonly headers: ReadonlyMap<string, string>,
+    private readonly res: HttpResponse,
+    private readonly sink: UwsSink,
+  ) {}
+
+  get ip(): string {
+    if (this.#ip === null) {
+      if (this.sink.open) {
+        const ip = decoder.decode(this.res.getRemoteAddressAsText());
+        this.#ip = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+      } else this.#ip = '';
+    }
+    return this.#ip;
+  }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Headers that must come once: a second credential (or length, type, host) is ambiguous, since one reader
@@ -71,22 +99,14 @@ function remoteIp(res: HttpResponse): string {
  */
 const SINGLE_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'content-length', 'content-type', 'host', 'origin']);
 
-function capture(req: HttpRequest, res: HttpResponse, method: string): Omit<IncomingRequest, 'body'> & { repeated: string | null } {
+function capture(req: HttpRequest, res: HttpResponse, sink: UwsSink, method: string): { incoming: UwsRequest; repeated: string | null } {
   const headers = new Map<string, string>();
   let repeated: string | null = null;
   req.forEach((k, v) => {
     if (repeated === null && headers.has(k) && SINGLE_HEADERS.has(k)) repeated = k;
     headers.set(k, v);
   });
-  return {
-    repeated,
-    method,
-    path: req.getUrl(),
-    query: req.getQuery() ?? '',
-    headers,
-    ip: remoteIp(res),
-    startedAt: performance.now(),
-  };
+  return { repeated, incoming: new UwsRequest(method, req.getUrl(), req.getQuery() ?? '', headers, res, sink) };
 }
 
 function errorJson(err: GatewayError, path: string): string {
@@ -124,14 +144,14 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
     const method = route.method;
     register(route.pattern, (res, req) => {
       const sink = new UwsSink(res);
-      const { repeated, ...head } = capture(req, res, method);
+      const { repeated, incoming: head } = capture(req, res, sink, method);
       if (repeated !== null) {
         const err = new GatewayError('invalid_request', { message: `The ${repeated} header appears more than once; send it once.` });
         sink.sendAndClose(400, { ...opts.errorHeaders(), 'content-type': 'application/json' }, errorJson(err, head.path));
         return;
       }
       if (method === 'GET' || method === 'DELETE') {
-        dispatch(route, sink, { ...head, body: Buffer.alloc(0) });
+        dispatch(route, sink, head);
         return;
       }
       const declared = Number(head.headers.get('content-length') ?? '0');
@@ -147,7 +167,15 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
         return;
       }
       if (route.gate === undefined) {
-        readBody(res, cap, (body) => dispatch(route, sink, { ...head, body }), tooLarge);
+        readBody(
+          res,
+          cap,
+          (body) => {
+            head.body = body;
+            dispatch(route, sink, head);
+          },
+          tooLarge,
+        );
         return;
       }
       gated(route.gate, res, sink, head, cap, tooLarge);
@@ -155,14 +183,23 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
 
   /** Holds the body back (socket paused) until the gate passes; a refusal is answered without reading it. */
-  const gated = (gate: Gate, res: HttpResponse, sink: UwsSink, head: Omit<IncomingRequest, 'body'>, cap: number, tooLarge: () => void): void => {
-    let body: Buffer | null = null;
+  const gated = (gate: Gate, res: HttpResponse, sink: UwsSink, head: UwsRequest, cap: number, tooLarge: () => void): void => {
+    let read = false;
     let handler: Handler | null = null;
     const go = (): void => {
-      if (body !== null && handler !== null) dispatch({ method: 'POST', pattern: '', handler }, sink, { ...head, body });
+      if (read && handler !== null) dispatch({ method: 'POST', pattern: '', handler }, sink, head);
     };
     let over = false;
-    readBody(res, cap, (b) => ((body = b), go()), () => ((over = true), tooLarge()));
+    readBody(
+      res,
+      cap,
+      (b) => {
+        head.body = b;
+        read = true;
+        go();
+      },
+      () => ((over = true), tooLarge()),
+    );
     res.pause();
     inflight++;
     gate(head)
@@ -174,7 +211,7 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
           go();
         } else sink.sendAndClose(next.status, next.headers, next.body);
       })
-      .catch((err: unknown) => opts.onHandlerError(err, { ...head, body: Buffer.alloc(0) }, sink))
+      .catch((err: unknown) => opts.onHandlerError(err, head, sink))
       .finally(settled);
   };
 

@@ -33,6 +33,11 @@ export class UwsSink implements ResponseSink {
     return this.#aborted;
   }
 
+  /** Neither aborted nor ended: the uWS response may still be used. */
+  get open(): boolean {
+    return !this.#aborted && !this.#ended;
+  }
+
   onAbort(cb: () => void): void {
     if (this.#aborted) cb();
     else this.#abortCbs.push(cb);

@@ -50,8 +50,17 @@ export function pickPatch<T extends object>(patch: T, allowed: readonly string[]
   return out;
 }
 
+const DAY_MS = 86_400_000;
+let dayStart = Number.NaN;
+let dayName = '';
+
+/** `YYYY-MM-DD` (UTC) of a time in ms; the last day's name is kept (a Date and toISOString per new day, not per call). */
 export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  if (!(ms >= dayStart && ms < dayStart + DAY_MS)) {
+    dayStart = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+    dayName = new Date(dayStart).toISOString().slice(0, 10);
+  }
+  return dayName;
 }
 
 /** The (group, value) spend counters one settlement entry adds to; tags are counted once each. */
