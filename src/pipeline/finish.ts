@@ -110,9 +110,9 @@ export function journalingSink(deps: GatewayDeps, st: RequestState, endpoint: st
     begin: (status, headers) => res.begin(status, headers),
     write: (chunk) => res.write(chunk),
     drained: () => res.drained(),
-    end(chunk?: string | Uint8Array) {
+    end(...chunks: (string | Uint8Array)[]) {
       journal();
-      res.end(chunk);
+      res.end(...chunks);
     },
   };
 }

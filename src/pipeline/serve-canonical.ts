@@ -65,11 +65,12 @@ export async function serveCanonicalStream(
   const pumped = await pumpStream(res, response.body, idleMs, (chunk) => encode(decoder.push(chunk)));
   let outcome = pumped.outcome;
   let failure: GatewayError | null = null;
+  // What is still owed before the terminator: the pump's last bytes and what the decoder held back.
+  let tail = '';
   if (outcome === 'error') failure = asStreamFailure(pumped.error);
   else if (outcome === 'ok') {
     try {
-      const out = encode(decoder.end());
-      if (out) res.write(out);
+      tail = encode(decoder.end());
       if (!finished) throw new GatewayError('service_unavailable', { message: 'The upstream stream ended unexpectedly.' });
     } catch (e) {
       outcome = 'error';
@@ -79,10 +80,16 @@ export async function serveCanonicalStream(
   // A stream that did not finish carries at most partial usage (Anthropic reports output_tokens 1 in
   // message_start): bill no less than the tokens actually emitted to the client.
   const reported = usage as TokenUsage | null; // assigned inside encode(): TS cannot see it
+  if (reported === null) {
+    // The fallback count may wait for the tokenizer thread to start: the client's bytes do not wait for it.
+    res.write(pumped.last);
+    res.write(tail);
+    pumped.last = tail = '';
+  }
   const final =
     reported === null ? await fallback(emitted) : outcome === 'ok' ? reported : { ...reported, outputTokens: Math.max(reported.outputTokens, emitted) };
   price(st, c, final);
-  if (outcome === 'ok') res.end(usageComment(st) + encoder.end());
-  else if (outcome === 'error') res.end(encoder.error(failure!));
+  if (outcome === 'ok') res.end(pumped.last, tail, usageComment(st) + encoder.end());
+  else if (outcome === 'error') res.end(pumped.last, tail, encoder.error(failure!));
   return outcome;
 }

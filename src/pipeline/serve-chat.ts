@@ -66,17 +66,20 @@ export async function serveStream(
   );
   st.status = 200;
   res.begin(200, commonHeaders(st, true, SSE_HEADERS['content-type'], SSE_HEADERS['cache-control']));
-  let { outcome } = await pumpStream(res, response.body, idleMs, (chunk) => tap.feed(chunk));
-  const rest = outcome === 'aborted' ? Buffer.alloc(0) : tap.flush();
-  if (!tap.usage || st.usage === null) {
-    price(st, c, tap.usage ? c.adapter.usage(tap.usage) : await fallback(tap.contentEvents));
-  }
+  const pumped = await pumpStream(res, response.body, idleMs, (chunk) => tap.feed(chunk));
+  let outcome = pumped.outcome;
+  let rest: string | Buffer = outcome === 'aborted' ? '' : tap.flush();
+  if (!tap.usage) {
+    // The input count may wait for the tokenizer thread to start: the client's bytes do not wait for it.
+    res.write(pumped.last);
+    res.write(rest);
+    pumped.last = rest = '';
+    price(st, c, await fallback(tap.contentEvents));
+  } else if (st.usage === null) price(st, c, c.adapter.usage(tap.usage));
   if (outcome === 'error' || (outcome === 'ok' && !tap.sawDone)) {
     outcome = 'error';
     const err = { error: { message: 'The upstream stream ended unexpectedly.', type: 'gateway_error', code: 'service_unavailable' } };
-    res.write(rest);
-    res.write(`data: ${JSON.stringify(err)}\n\n`);
-  } else if (rest.length > 0) res.write(rest);
-  res.end();
+    res.end(pumped.last, rest, `data: ${JSON.stringify(err)}\n\n`);
+  } else res.end(pumped.last, rest);
   return outcome;
 }

@@ -25,12 +25,13 @@ export interface ResponseSink {
   send(status: number, headers: HeaderList, body: string | Uint8Array): void;
   /** Starts a streamed response: status and headers leave with the first body write (one socket write). */
   begin(status: number, headers: HeaderList): void;
-  /** Writes a chunk of a begun stream; false means the socket buffer is full: await drained(). */
+  /** Writes a chunk of a begun stream (an empty one is skipped); false means the socket buffer is full: await drained(). */
   write(chunk: string | Uint8Array): boolean;
   drained(): Promise<void>;
   /** How many writes found the socket full (the stream then waited for drain before reading upstream). */
   readonly backpressureEvents: number;
-  end(chunk?: string | Uint8Array): void;
+  /** Ends the response; the chunks given (a begun stream's last bytes) leave with the end in one socket write. */
+  end(...chunks: (string | Uint8Array)[]): void;
 }
 
 export type Handler = (req: IncomingRequest, res: ResponseSink) => void | Promise<void>;

@@ -84,7 +84,8 @@ export class UwsSink implements ResponseSink {
   }
 
   write(chunk: string | Uint8Array): boolean {
-    if (this.#aborted || this.#ended) return true;
+    // Nothing to send (and in a chunked response an empty chunk would read as the end of the body).
+    if (this.#aborted || this.#ended || chunk.length === 0) return true;
     let ok = true;
     this.res.cork(() => {
       this.#flushHead();
@@ -117,13 +118,20 @@ export class UwsSink implements ResponseSink {
     return new Promise((resolve) => this.#drainWaiters.push(resolve));
   }
 
-  end(chunk?: string | Uint8Array): void {
+  end(...chunks: (string | Uint8Array)[]): void {
     if (this.#aborted || this.#ended) return;
     this.#ended = true;
     this.res.cork(() => {
       this.#flushHead();
-      if (chunk === undefined) this.res.end();
-      else this.res.end(chunk);
+      // Empty chunks are skipped: in a chunked response an empty chunk would read as the end of the body.
+      let last: string | Uint8Array | undefined;
+      for (const c of chunks) {
+        if (c.length === 0) continue;
+        if (last !== undefined) this.res.write(last);
+        last = c;
+      }
+      if (last === undefined) this.res.end();
+      else this.res.end(last);
     });
   }
 }

@@ -116,6 +116,11 @@ export class UpstreamBody {
     if (!this.#closed) this.resume();
   }
 
+  /** The upstream ended normally and everything it sent has been read: the next read() answers null. */
+  get finished(): boolean {
+    return this.#ended && this.#size === 0;
+  }
+
   /** The next bytes (everything buffered), or null at the end; throws the body's failure. */
   async read(): Promise<Buffer | null> {
     for (;;) {
