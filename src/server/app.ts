@@ -65,7 +65,7 @@ export function assertNativeUws(): void {
  * dashboard logins read it). It can be read while the response is open; afterwards the socket may be gone, so a
  * first read then answers '' (unknown).
  */
-class UwsRequest implements IncomingRequest {
+export class UwsRequest implements IncomingRequest {
   #ip: string | null = null;
   body: Buffer = EMPTY;
   readonly startedAt = performance.now();
