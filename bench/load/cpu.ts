@@ -6,7 +6,8 @@
  *   node dist/bench/load/cpu.js
  *
  * BENCH_SECONDS (10) per row, BENCH_REPEAT (3) rounds, BENCH_SUSTAIN_CONNECTIONS (64), BENCH_STORE
- * (`embedded`, `redis` or `both`), BENCH_MODES (`non-stream,stream`), BENCH_VARY=1 for a new prompt per request. BENCH_PROF=1 writes V8 CPU profiles of
+ * (`embedded`, `durable`, `redis`, `both` = embedded and redis, or a comma-separated list; `embedded` is a throwaway
+ * store with no database flush, `durable` the default configuration: the database on disk and the settlement journal), BENCH_MODES (`non-stream,stream`), BENCH_VARY=1 for a new prompt per request. BENCH_PROF=1 writes V8 CPU profiles of
  * the gateway's main thread and of its worker threads (workers inherit `--cpu-prof`) into the printed folder.
  */
 import autocannon from 'autocannon';
@@ -23,7 +24,8 @@ import { createServer } from 'node:net';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_SUSTAIN_CONNECTIONS ?? 64);
-const STORE_KINDS = (process.env.BENCH_STORE ?? 'embedded') === 'both' ? ['embedded', 'redis'] : [process.env.BENCH_STORE ?? 'embedded'];
+const STORE_ARG = process.env.BENCH_STORE ?? 'embedded';
+const STORE_KINDS = STORE_ARG === 'both' ? ['embedded', 'redis'] : STORE_ARG.split(',');
 /**
  * BENCH_BASE=<dir>[,<dir>...]: also run the gateway built in other checkouts (their dist/), interleaved with
  * this one in every round, so a before/after comparison sees the same machine load. Labelled by folder name.
@@ -139,7 +141,10 @@ async function main(): Promise<void> {
     for (const store of STORES) {
       const port = await freePort();
       const configPath = join(dir, `config-${store}.json`);
-      writeGatewayConfig(configPath, simUrl, { store: { kind: 'memory', snapshotPath: null }, guardrails: { mode: 'monitor' } });
+      const kind = store.split('@')[0];
+      // durable: no store setting at all, so the gateway runs as `make run` does (database and journal in SVC_DATA_DIR).
+      const storeConfig = kind === 'embedded' ? { store: { kind: 'memory', snapshotPath: null } } : {};
+      writeGatewayConfig(configPath, simUrl, { ...storeConfig, guardrails: { mode: 'monitor' } });
       const from = store.includes('@') ? BASES.get(store.split('@')[1]!)! : root;
       const child = startNode([...GATEWAY_NODE_FLAGS, ...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, store)}`] : []), join(from, 'dist/src/main.js')], {
         SVC_CONFIG: configPath,
