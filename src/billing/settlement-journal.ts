@@ -46,6 +46,8 @@ export class SettlementJournal {
   readonly #syncTimer: NodeJS.Timeout | null;
   #dirty = false;
   #closed = false;
+  /** One line's bytes, reused by every append (UTF-8 takes at most 3 bytes per UTF-16 unit; grown for a longer line). */
+  #scratch = Buffer.allocUnsafe(8192);
 
   /**
    * Opens the journal in `dir`. Entries left by a previous process are returned by `recovered()` and stay on
@@ -87,16 +89,21 @@ export class SettlementJournal {
    */
   append(entry: SettlementEntry): void {
     if (this.#closed) return;
-    // The string goes to write(2) as it is (no Buffer copy of each line: ~1.3 KB of garbage per request measured).
-    const line = JSON.stringify(entry) + '\n';
-    const bytes = Buffer.byteLength(line);
+    // The line is encoded into a reused buffer: no line string is built. Appending the newline to the JSON made a
+    // rope that Buffer.byteLength flattened into a copy (~0.7 KB of garbage per request, sampling heap profiler).
+    // Writing a Buffer per line instead cost ~1.3 KB.
+    const json = JSON.stringify(entry);
+    if (json.length * 3 + 1 > this.#scratch.length) this.#scratch = Buffer.allocUnsafe(json.length * 3 + 1);
+    const buf = this.#scratch;
+    const bytes = buf.write(json, 0) + 1;
+    buf[bytes - 1] = 0x0a;
     if (this.#current.bytes + bytes > this.#segmentBytes && this.#current.bytes > 0) {
       const old = this.#current;
       this.#current = this.#openSegment(old.n + 1);
       this.#closeFd(old);
       if (old.pending === 0) this.#drop(old);
     }
-    writeSync(this.#current.fd, line);
+    for (let off = 0; off < bytes; ) off += writeSync(this.#current.fd, buf, off, bytes - off);
     this.#current.bytes += bytes;
     this.#dirty = true;
     this.#track(entry.requestId, this.#current);

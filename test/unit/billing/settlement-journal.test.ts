@@ -36,6 +36,27 @@ describe('SettlementJournal', () => {
     expect(files(dir)).toEqual([]);
   });
 
+  it('keeps lines of any length and script byte for byte, and counts their bytes for rotation', () => {
+    const j = new SettlementJournal(dir, { syncMs: 0, segmentBytes: 20_000 });
+    // Multi-byte text, and a line longer than the reused encode buffer (8 KiB) in bytes though not in characters.
+    const long = '€'.repeat(3_000);
+    const entries = [
+      settlement('o', 'k', { tags: ['café ☕', '用户', '🧾 invoice'] }),
+      settlement('o', 'k', { tags: [long] }),
+      settlement('o', 'k', { tags: ['after the long one'] }),
+      settlement('o', 'k', { tags: [long, long] }),
+    ];
+    for (const e of entries) j.append(e);
+    // ~9.5 KB and ~18.5 KB lines against a 20 KB segment: counted in bytes (not characters, ~11 KB in all), the last
+    // line starts a second segment.
+    expect(files(dir).length).toBe(2);
+    const b = new SettlementJournal(dir, { syncMs: 0 });
+    expect(b.recovered()).toEqual(entries);
+    b.markApplied(entries.map((e) => e.requestId));
+    b.close();
+    j.close();
+  });
+
   it('rotates segments and deletes each one once everything in it is applied (off the event loop)', async () => {
     const j = new SettlementJournal(dir, { syncMs: 0, segmentBytes: 1_000 });
     const entries = Array.from({ length: 12 }, () => settlement('o', 'k'));
