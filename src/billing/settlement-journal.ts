@@ -46,8 +46,8 @@ export class SettlementJournal {
   readonly #syncTimer: NodeJS.Timeout | null;
   #dirty = false;
   #closed = false;
-  /** One line's bytes, reused by every append (UTF-8 takes at most 3 bytes per UTF-16 unit; grown for a longer line). */
-  #scratch = Buffer.allocUnsafe(8192);
+  /** One line's bytes, reused by every append that fits (a longer line gets a buffer of its own, so this one never grows). */
+  readonly #scratch = Buffer.allocUnsafe(8192);
 
   /**
    * Opens the journal in `dir`. Entries left by a previous process are returned by `recovered()` and stay on
@@ -93,8 +93,8 @@ export class SettlementJournal {
     // rope that Buffer.byteLength flattened into a copy (~0.7 KB of garbage per request, sampling heap profiler).
     // Writing a Buffer per line instead cost ~1.3 KB.
     const json = JSON.stringify(entry);
-    if (json.length * 3 + 1 > this.#scratch.length) this.#scratch = Buffer.allocUnsafe(json.length * 3 + 1);
-    const buf = this.#scratch;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    const buf = json.length * 3 + 1 > this.#scratch.length ? Buffer.allocUnsafe(json.length * 3 + 1) : this.#scratch;
     const bytes = buf.write(json, 0) + 1;
     buf[bytes - 1] = 0x0a;
     if (this.#current.bytes + bytes > this.#segmentBytes && this.#current.bytes > 0) {
