@@ -90,29 +90,61 @@ export function record(deps: GatewayDeps, st: RequestState, route: string): void
  * entry (its outcome) afterwards; the journal keeps the last record per request id.
  */
 export function journalingSink(deps: GatewayDeps, st: RequestState, endpoint: string, res: ResponseSink): ResponseSink {
-  if (!deps.settlement.journaled) return res;
-  const journal = (): void => {
-    const entry = settlementEntry(st, endpoint, 'ok');
-    if (entry !== null) deps.settlement.journal(entry);
-  };
-  return {
-    get aborted() {
-      return res.aborted;
-    },
-    get backpressureEvents() {
-      return res.backpressureEvents;
-    },
-    onAbort: (cb) => res.onAbort(cb),
-    send(status: number, headers: HeaderList, body: string | Uint8Array) {
-      journal();
-      res.send(status, headers, body);
-    },
-    begin: (status, headers) => res.begin(status, headers),
-    write: (chunk) => res.write(chunk),
-    drained: () => res.drained(),
-    end(...chunks: (string | Uint8Array)[]) {
-      journal();
-      res.end(...chunks);
-    },
-  };
+  return deps.settlement.journaled ? new JournalingSink(deps, st, endpoint, res) : res;
+}
+
+/**
+ * A class, not an object literal: a literal with getters gets a hidden class of its own on every request
+ * (the accessors are per-object closures). V8 allocates hidden classes in the old generation, so each one
+ * pointed from there at its request's closures, which kept the whole request (state, headers, body) alive
+ * through every young collection until the next full one: ~1.6 KB of every request was promoted for that
+ * alone (bench/results/cpu.md, session 13), and the sink's property reads were megamorphic. eslint forbids
+ * accessors in object literals under src/ for this reason.
+ */
+class JournalingSink implements ResponseSink {
+  constructor(
+    private readonly deps: GatewayDeps,
+    private readonly st: RequestState,
+    private readonly endpoint: string,
+    private readonly res: ResponseSink,
+  ) {}
+
+  get aborted(): boolean {
+    return this.res.aborted;
+  }
+
+  get backpressureEvents(): number {
+    return this.res.backpressureEvents;
+  }
+
+  onAbort(cb: () => void): void {
+    this.res.onAbort(cb);
+  }
+
+  send(status: number, headers: HeaderList, body: string | Uint8Array): void {
+    this.#journal();
+    this.res.send(status, headers, body);
+  }
+
+  begin(status: number, headers: HeaderList): void {
+    this.res.begin(status, headers);
+  }
+
+  write(chunk: string | Uint8Array): boolean {
+    return this.res.write(chunk);
+  }
+
+  drained(): Promise<void> {
+    return this.res.drained();
+  }
+
+  end(...chunks: (string | Uint8Array)[]): void {
+    this.#journal();
+    this.res.end(...chunks);
+  }
+
+  #journal(): void {
+    const entry = settlementEntry(this.st, this.endpoint, 'ok');
+    if (entry !== null) this.deps.settlement.journal(entry);
+  }
 }
