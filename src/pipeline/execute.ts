@@ -44,8 +44,10 @@ export async function execute(
     st.attempts++;
     deps.health.begin(candidate.key);
     const sentAt = performance.now();
+    // Named field by field: adding fields to a spread (`{ ...upstream, signal }`) made a new hidden class per call.
     const result = await sendUpstream(deps.agent, {
-      ...upstream,
+      url: upstream.url,
+      body: upstream.body,
       headers: endpoint.headers ? { ...upstream.headers, ...endpoint.headers } : upstream.headers,
       signal,
       timeouts: { ...deps.config.upstream, ...endpoint.timeouts },

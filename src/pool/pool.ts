@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ClassifyInput, ClassifyResult } from '../../workers/classify.js';
-import { FairQueue } from './fair-queue.js';
+import { FairQueue, type QueueSignal } from './fair-queue.js';
 
 /** Walks up from this module to the directory holding package.json (works from src/ and dist/src/). */
 export function projectRoot(): string {
@@ -42,7 +42,7 @@ export interface TaskOptions {
    * passed to piscina: piscina answers an abort of a running task by terminating the worker thread and starting
    * a new one, so a task that has started always runs to completion.
    */
-  signal?: AbortSignal;
+  signal?: QueueSignal;
 }
 
 /**

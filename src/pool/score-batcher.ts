@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { WorkerPool } from './pool.js';
+import { CallAbort } from '../upstream/call-abort.js';
 
 type Scores = Record<string, number>;
 
@@ -30,7 +31,7 @@ interface Batch {
   count: number;
   /** The waiters whose texts went to the worker, fixed when the task starts; null while the task is queued. */
   sent: Waiter[] | null;
-  ac: AbortController;
+  ac: CallAbort;
   timer: NodeJS.Timeout | null;
 }
 
@@ -111,7 +112,7 @@ export class ScoreBatcher {
       let open = this.#open.get(tenant);
       if (open !== undefined && open.count > 0 && open.count + w.texts.length > MAX_TEXTS_PER_TASK) open = undefined;
       if (open === undefined) {
-        open = { tenant, waiters: [], count: 0, sent: null, ac: new AbortController(), timer: null };
+        open = { tenant, waiters: [], count: 0, sent: null, ac: new CallAbort(), timer: null };
         this.#open.set(tenant, open);
         fresh.push(open);
       }
@@ -165,7 +166,7 @@ export class ScoreBatcher {
     // and starts a new one (~250 ms of CPU each, so an overload spiralled into worker churn). The signal goes
     // to the pool's fair queue only: a batch still queued when its requests' deadlines pass is dropped before it
     // starts, while a batch already running finishes on its worker and its late results are discarded.
-    this.pool.run('score', () => this.#start(b), { tenant: b.tenant, signal: b.ac.signal }).then(
+    this.pool.run('score', () => this.#start(b), { tenant: b.tenant, signal: b.ac }).then(
       (results) => {
         if (b.timer !== null) clearTimeout(b.timer);
         b.timer = null;

@@ -4,7 +4,7 @@
  * each is atomic exactly like its Lua script on Redis. They never throw for an expected refusal: a thrown
  * error would abort the whole batch of callbacks committed with it; the caller turns the result into one.
  */
-import type { KeyRecord, LedgerEntry, OrgRecord, SettlementEntry, SpendGroup, TeamRecord } from '../contract.js';
+import type { KeyRecord, OrgRecord, SettlementEntry, SpendGroup, TeamRecord } from '../contract.js';
 import type { NanoUsd } from '../../billing/money.js';
 import { spendTargets } from '../shared.js';
 import type { Account, Counter, StoreDbs } from './db.js';
@@ -46,7 +46,6 @@ export function applySettlements(dbs: StoreDbs, entries: readonly SettlementEntr
     if (acct === undefined) accounts.set(e.orgId, (acct = accountOf(dbs, e.orgId)));
     if (dbs.ledgerByRequest.get([e.orgId, e.requestId]) !== undefined) continue;
     acct.balance -= e.cost;
-    const entry: LedgerEntry = { ...e, balanceAfter: acct.balance };
     for (const [group, value] of spendTargets(e)) {
       const id = `${e.orgId}\u0000${group}\u0000${value}`;
       let slot = counters.get(id);
@@ -59,7 +58,7 @@ export function applySettlements(dbs: StoreDbs, entries: readonly SettlementEntr
       slot.c.inputTokens += e.inputTokens;
       slot.c.outputTokens += e.outputTokens;
     }
-    dbs.ledger.putSync([e.orgId, acct.next], encodeLedgerEntry(entry));
+    dbs.ledger.putSync([e.orgId, acct.next], encodeLedgerEntry(e, acct.balance));
     dbs.ledgerByRequest.putSync([e.orgId, e.requestId], acct.next);
     acct.next += 1;
     applied.push(e.requestId);

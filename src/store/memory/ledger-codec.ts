@@ -8,7 +8,7 @@
  * Entries written before (maps) are read as they are: no migration, and a database written by this version
  * only gains entries an older one cannot read (the format tag says so).
  */
-import type { LedgerEntry } from '../contract.js';
+import type { LedgerEntry, SettlementEntry } from '../contract.js';
 
 /** The stored tuple's first element. */
 export const LEDGER_TUPLE_FORMAT = 1;
@@ -45,9 +45,14 @@ void allFieldsListed;
 
 export type StoredLedgerEntry = LedgerEntry | [typeof LEDGER_TUPLE_FORMAT, ...unknown[]];
 
-export function encodeLedgerEntry(e: LedgerEntry): StoredLedgerEntry {
+/**
+ * The stored tuple of a settled entry and the balance it left. Taken apart rather than as one LedgerEntry built
+ * with `{ ...entry, balanceAfter }`: in V8 an object spread has a map outside the transition tree, so adding a
+ * property to it made a new hidden class (in the old generation) for every settled request.
+ */
+export function encodeLedgerEntry(e: SettlementEntry, balanceAfter: number): StoredLedgerEntry {
   const out: [typeof LEDGER_TUPLE_FORMAT, ...unknown[]] = [LEDGER_TUPLE_FORMAT];
-  for (const f of LEDGER_FIELDS) out.push(e[f]);
+  for (const f of LEDGER_FIELDS) out.push(f === 'balanceAfter' ? balanceAfter : e[f]);
   return out;
 }
 

@@ -46,7 +46,7 @@ export function initDatabase(dbs: StoreDbs, snapshotPath: string | null, ledgerC
         if (acct === undefined) accounts.set(l.orgId, (acct = { balance: 0, next: 0, first: 0 }));
         l.chunks.forEach((chunk, i) => {
           for (const e of unpackEntries(chunk).slice(i === 0 ? l.trimmed : 0)) {
-            dbs.ledger.putSync([l.orgId, acct.next], encodeLedgerEntry(e));
+            dbs.ledger.putSync([l.orgId, acct.next], encodeLedgerEntry(e, e.balanceAfter));
             dbs.ledgerByRequest.putSync([l.orgId, e.requestId], acct.next);
             acct.next += 1;
             result.ledgerEntries += 1;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FairQueue } from '../../../src/pool/fair-queue.js';
+import { CallAbort } from '../../../src/upstream/call-abort.js';
 
 /** A task that finishes when told to, recording its start. */
 function gate(log: string[], name: string): { task: () => Promise<string>; finish: () => void } {
@@ -63,8 +64,8 @@ describe('FairQueue', () => {
     const log: string[] = [];
     const first = gate(log, 'first');
     const running = q.run('a', first.task);
-    const ac = new AbortController();
-    const queued = q.run('a', gate(log, 'never').task, ac.signal);
+    const ac = new CallAbort();
+    const queued = q.run('a', gate(log, 'never').task, ac);
     ac.abort(new Error('deadline'));
     await expect(queued).rejects.toThrow('deadline');
     expect(q.queued).toBe(0);

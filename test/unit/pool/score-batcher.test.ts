@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { QueueSignal } from '../../../src/pool/fair-queue.js';
 import type { WorkerPool } from '../../../src/pool/pool.js';
 import { LINGER_MS, ScoreBatcher } from '../../../src/pool/score-batcher.js';
 
@@ -7,14 +8,14 @@ function fakePool(opts: { fail?: boolean; delayMs?: number } = {}) {
   const tenants: string[] = [];
   const pool = {
     // Like piscina: a task rejects when its abort signal fires.
-    run: ((_name: string, lazy: { texts: string[] } | (() => { texts: string[] }), task: { tenant: string; signal?: AbortSignal }) => {
+    run: ((_name: string, lazy: { texts: string[] } | (() => { texts: string[] }), task: { tenant: string; signal?: QueueSignal }) => {
       const signal = task.signal;
       const payload = typeof lazy === 'function' ? lazy() : lazy;
       calls.push(payload.texts);
       tenants.push(task.tenant);
       return new Promise((resolve, reject) => {
         const t = setTimeout(() => (opts.fail ? reject(new Error('boom')) : resolve(payload.texts.map((x) => ({ len: x.length })))), opts.delayMs ?? 1);
-        signal?.addEventListener('abort', () => {
+        signal?.once('abort', () => {
           clearTimeout(t);
           reject(signal.reason);
         });
@@ -73,7 +74,7 @@ describe('ScoreBatcher', () => {
     const calls: string[][] = [];
     let busy: Promise<unknown> = Promise.resolve();
     const pool = {
-      run: ((_name: string, lazy: () => { texts: string[] }, task: { tenant: string; signal?: AbortSignal }) => {
+      run: ((_name: string, lazy: () => { texts: string[] }, task: { tenant: string; signal?: QueueSignal }) => {
         const run = busy.then(() => {
           if (task.signal?.aborted) throw task.signal.reason;
           const { texts } = lazy();
@@ -105,7 +106,7 @@ describe('ScoreBatcher', () => {
     const gate = new Promise<void>((r) => (release = r));
     let busy: Promise<unknown> = Promise.resolve();
     const pool = {
-      run: ((_name: string, lazy: () => { texts: string[] }, task: { tenant: string; signal?: AbortSignal }) => {
+      run: ((_name: string, lazy: () => { texts: string[] }, task: { tenant: string; signal?: QueueSignal }) => {
         const first = calls.length === 0;
         const run = busy.then(async () => {
           if (task.signal?.aborted) throw task.signal.reason;

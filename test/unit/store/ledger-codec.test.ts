@@ -45,8 +45,9 @@ afterEach(() => {
 
 describe('embedded store ledger entries', () => {
   it('are stored as tuples that decode to the same entry, in about half the bytes of a map', () => {
-    const e: LedgerEntry = { ...entry(3), balanceAfter: -5 };
-    const stored = encodeLedgerEntry(e);
+    const settled = entry(3);
+    const e: LedgerEntry = { ...settled, balanceAfter: -5 };
+    const stored = encodeLedgerEntry(settled, -5);
     expect(Array.isArray(stored)).toBe(true);
     expect(decodeLedgerEntry(stored)).toStrictEqual(e);
     expect(pack(stored).length).toBeLessThan(pack(e).length * 0.6);
