@@ -97,7 +97,11 @@ export function completionsFrontEnd(format: ClientFormat): FrontEnd {
       if (!req || plan.requests.length > 1) {
         throw invalid('prompt arrays of more than one prompt are not supported; send one request per prompt.', 'prompt');
       }
-      return { ...prepared(req), clientWantsStreamUsage: wantsStreamUsage(body), encodeContext: (ctx) => completionsEncodeContext(ctx, plan) };
+      // Set on the fresh object, not spread into another: fields added to a spread made a hidden class per request.
+      const p = prepared(req);
+      p.clientWantsStreamUsage = wantsStreamUsage(body);
+      p.encodeContext = (ctx) => completionsEncodeContext(ctx, plan);
+      return p;
     },
   };
 }

@@ -25,10 +25,12 @@ export function responsesFrontEnd(format: ClientFormat, store: ResponsesStore, o
       const prepared = base.prepare(body, raw, touched, modelSpan);
       const keep = pending.get(body);
       if (!keep) return prepared;
-      return {
-        ...prepared,
-        encodeContext: (ctx) => ({ ...ctx, onResponse: (response) => store.save(keep.orgId, keep.input, response, onStoreError) }),
+      // Set on the fresh objects, not spread into new ones: fields added to a spread made a hidden class per request.
+      prepared.encodeContext = (ctx) => {
+        ctx.onResponse = (response) => store.save(keep.orgId, keep.input, response, onStoreError);
+        return ctx;
       };
+      return prepared;
     },
   };
 }

@@ -24,7 +24,7 @@ export interface ServerOptions {
   port: number;
   maxBodyBytes: number;
   routes: Route[];
-  /** Headers every error response of the server layer carries (request id is added by the caller). */
+  /** Headers every error response of the server layer carries (request id is added by the caller); a fresh object per call. */
   errorHeaders: () => HeaderList;
   /** Called for errors the handler did not answer. */
   onHandlerError: (err: unknown, req: IncomingRequest, res: UwsSink) => void;
@@ -109,6 +109,14 @@ function capture(req: HttpRequest, res: HttpResponse, sink: UwsSink, method: str
   return { repeated, incoming: new UwsRequest(method, req.getUrl(), req.getQuery() ?? '', headers, res, sink) };
 }
 
+/** The server layer's error headers and a JSON content type (added to the fresh object, not spread: see sendError). */
+function jsonErrorHeaders(opts: Pick<ServerOptions, 'errorHeaders'>, latencyMs?: string): HeaderList {
+  const h = opts.errorHeaders();
+  if (latencyMs !== undefined) h['x-svc-latency-ms'] = latencyMs;
+  h['content-type'] = 'application/json';
+  return h;
+}
+
 function errorJson(err: GatewayError, path: string): string {
   return errorBodyFor(path, err);
 }
@@ -147,7 +155,7 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
       const { repeated, incoming: head } = capture(req, res, sink, method);
       if (repeated !== null) {
         const err = new GatewayError('invalid_request', { message: `The ${repeated} header appears more than once; send it once.` });
-        sink.sendAndClose(400, { ...opts.errorHeaders(), 'content-type': 'application/json' }, errorJson(err, head.path));
+        sink.sendAndClose(400, jsonErrorHeaders(opts), errorJson(err, head.path));
         return;
       }
       if (method === 'GET' || method === 'DELETE') {
@@ -160,7 +168,7 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
         const err = new GatewayError('payload_too_large', {
           message: `Request body exceeds the ${cap}-byte limit.`,
         });
-        sink.sendAndClose(413, { ...opts.errorHeaders(), 'content-type': 'application/json' }, errorJson(err, head.path));
+        sink.sendAndClose(413, jsonErrorHeaders(opts), errorJson(err, head.path));
       };
       if (declared > cap) {
         tooLarge();
@@ -219,7 +227,7 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
     const sink = new UwsSink(res);
     const path = req.getUrl();
     const err = new GatewayError('not_found', { message: `No route for ${req.getMethod().toUpperCase()} ${path}` });
-    sink.sendAndClose(404, { ...opts.errorHeaders(), 'x-svc-latency-ms': '0', 'content-type': 'application/json' }, errorJson(err, path));
+    sink.sendAndClose(404, jsonErrorHeaders(opts, '0'), errorJson(err, path));
   });
 
   return new Promise((resolve, reject) => {

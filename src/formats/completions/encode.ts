@@ -12,8 +12,10 @@ export interface CompletionsEncodeContext extends EncodeContext {
   n?: number;
 }
 
+/** Extends the request's own context in place (a field added to a spread of it made a hidden class per request). */
 export function completionsEncodeContext(ctx: EncodeContext, plan: CompletionsPlan): CompletionsEncodeContext {
-  const out: CompletionsEncodeContext = { ...ctx, n: plan.requests[0]?.n ?? 1 };
+  const out: CompletionsEncodeContext = ctx;
+  out.n = plan.requests[0]?.n ?? 1;
   if (plan.echo) out.echoPrompts = plan.prompts;
   return out;
 }

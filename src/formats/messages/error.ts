@@ -18,11 +18,14 @@ export type MessagesErrorBody = {
  */
 export function toMessagesError(err: GatewayError): MessagesErrorBody {
   const { error } = err.toBody();
-  return {
-    type: 'error',
-    error: error.code === undefined ? error : { ...error, details: { error_code: error.code } },
-    message: error.message,
-  };
+  // Named field by field: a field added to a spread (`{ ...error, details }`) made a new hidden class per error.
+  let out: MessagesErrorBody['error'] = error;
+  if (error.code !== undefined) {
+    out = { message: error.message, type: error.type, code: error.code };
+    if (error.param !== undefined) out.param = error.param;
+    out.details = { error_code: error.code };
+  }
+  return { type: 'error', error: out, message: error.message };
 }
 
 /** Whether a route path answers in the messages envelope (`/v1/messages`, `/v1/messages/count_tokens`). */

@@ -143,18 +143,17 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     if (b === undefined) return '';
     this.#open.delete(index);
     const status = itemStatus(responseOutcome(this.#stopReason).status);
-    const at = { item_id: b.itemId, output_index: b.outputIndex };
     let item: JsonObject;
     let out: string;
     if (b.kind === 'text') {
       const part = outputText(b.text);
       item = messageItem(b.itemId, status, [part]);
       out =
-        this.#event('response.output_text.done', { ...at, content_index: 0, text: b.text, logprobs: [] }) +
-        this.#event('response.content_part.done', { ...at, content_index: 0, part });
+        this.#event('response.output_text.done', { item_id: b.itemId, output_index: b.outputIndex, content_index: 0, text: b.text, logprobs: [] }) +
+        this.#event('response.content_part.done', { item_id: b.itemId, output_index: b.outputIndex, content_index: 0, part });
     } else {
       item = functionCallItem(b.itemId, b.callId, b.name, b.args, status);
-      out = this.#event('response.function_call_arguments.done', { ...at, name: b.name, arguments: b.args });
+      out = this.#event('response.function_call_arguments.done', { item_id: b.itemId, output_index: b.outputIndex, name: b.name, arguments: b.args });
     }
     this.#items[b.outputIndex] = item;
     return out + this.#event('response.output_item.done', { output_index: b.outputIndex, item });

@@ -32,7 +32,7 @@ export interface ChatAdapterSpec {
 
 export function chatAdapter(spec: ChatAdapterSpec): ProviderAdapter {
   const { params, envelope } = spec;
-  const target = (ep: EndpointConfig, env: NodeJS.ProcessEnv) => ({
+  const target = (ep: EndpointConfig, env: NodeJS.ProcessEnv): { url: string; headers: Record<string, string> } => ({
     url: envelope.url(ep),
     headers: { 'content-type': 'application/json', ...envelope.auth(ep, env) },
   });
@@ -44,7 +44,9 @@ export function chatAdapter(spec: ChatAdapterSpec): ProviderAdapter {
     buildRequest(req, ep, ctx) {
       const { url, headers } = target(ep, ctx.env);
       const body = toChatRequest(req, ep.upstreamModel, ctx.maxTokens, params);
-      return { url, headers: req.stream ? { ...headers, accept: 'text/event-stream' } : headers, body: JSON.stringify(body) };
+      // target() made a fresh object: adding to it keeps one hidden class (a field added to a spread made one per call).
+      if (req.stream) headers.accept = 'text/event-stream';
+      return { url, headers, body: JSON.stringify(body) };
     },
     parseResponse: (body) => fromChatResponse(body, params),
     streamDecoder: () => new OpenAIStreamDecoder(params),
