@@ -19,9 +19,12 @@ export interface GatewayProcess {
 }
 
 /** Starts main.js with `env` on top of the inherited environment; resolves once /healthz answers 200. */
-export async function startGatewayProcess(env: Record<string, string>, opts: { waitHealthy?: boolean } = {}): Promise<GatewayProcess> {
+export async function startGatewayProcess(
+  env: Record<string, string>,
+  opts: { waitHealthy?: boolean; /** Node or V8 flags before main.js (ones NODE_OPTIONS refuses, like --log-maps). */ nodeArgs?: string[] } = {},
+): Promise<GatewayProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(projectRoot(), 'dist/src/main.js')], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), join(projectRoot(), 'dist/src/main.js')], {
     env: {
       ...process.env,
       SVC_PORT: String(port),
