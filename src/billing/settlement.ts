@@ -2,9 +2,6 @@ import type { Logger } from '../obs/logger.js';
 import { StoreUnavailableError, type SettlementEntry, type Store } from '../store/contract.js';
 import type { SettlementJournal } from './settlement-journal.js';
 
-/** Provisional journal records remembered for their final entry (see SettlementQueue#provisional). */
-const PROVISIONAL_KEPT = 4096;
-
 /**
  * Whether two entries of one request settle identically: every field but the latency, which the final entry
  * measures a little later than the provisional record (a replay after a crash then records the earlier one).
@@ -77,28 +74,18 @@ export class SettlementQueue {
    * with the cost already known. enqueue() later records the final entry (same request id; the last wins).
    */
   journal(entry: SettlementEntry): void {
-    const journal = this.opts.journal;
-    if (!journal) return;
-    journal.append(entry);
-    this.#provisional.set(entry.requestId, entry);
-    // Bounded: a provisional record whose request never reaches enqueue() (none is known) is forgotten, never kept.
-    if (this.#provisional.size > PROVISIONAL_KEPT) this.#provisional.delete(this.#provisional.keys().next().value as string);
+    this.opts.journal?.append(entry);
   }
 
   /**
-   * Provisional records written by journal() whose final entry has not been queued yet, by request id. The final
-   * entry is journaled again only when it bills differently (sameBilling): most requests end as they were
-   * journaled, and a second JSON line and write(2) per request was ~5% of the main thread's CPU.
+   * Queues the final entry of a request. `journaled` is what journal() recorded for it as the response ended (the
+   * caller keeps it with the request): the final entry is journaled again only when it bills differently
+   * (sameBilling). Most requests end as they were journaled, and a second JSON line and write(2) per request was
+   * ~5% of the main thread's CPU.
    */
-  readonly #provisional = new Map<string, SettlementEntry>();
-
-  enqueue(entry: SettlementEntry): void {
+  enqueue(entry: SettlementEntry, journaled: SettlementEntry | null = null): void {
     const journal = this.opts.journal;
-    if (journal) {
-      const prov = this.#provisional.get(entry.requestId);
-      if (prov !== undefined) this.#provisional.delete(entry.requestId);
-      if (prov === undefined || !sameBilling(prov, entry)) journal.append(entry);
-    }
+    if (journal && (journaled === null || !sameBilling(journaled, entry))) journal.append(entry);
     this.#queue.push(entry);
     // After close() (a request that outlived the shutdown grace) there is no timer left: flush at once.
     if (this.#closed || this.#queue.length >= this.opts.batchSize) void this.flush();

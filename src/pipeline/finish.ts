@@ -43,7 +43,7 @@ export function settle(deps: GatewayDeps, st: RequestState, endpoint: string, st
   if (entry === null || !st.servedModel) return;
   const u = st.usage ?? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
   const cost = entry.cost;
-  deps.settlement.enqueue(entry);
+  deps.settlement.enqueue(entry, st.journaled);
   deps.metrics.settled(st.servedModel, cost, u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens, u.outputTokens);
 }
 
@@ -150,6 +150,8 @@ class JournalingSink implements ResponseSink {
 
   #journal(): void {
     const entry = settlementEntry(this.st, this.endpoint, 'ok');
-    if (entry !== null) this.deps.settlement.journal(entry);
+    if (entry === null) return;
+    this.deps.settlement.journal(entry);
+    this.st.journaled = entry;
   }
 }

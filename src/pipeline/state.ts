@@ -1,7 +1,7 @@
 import type { TokenUsage } from '../billing/price.js';
 import type { NanoUsd } from '../billing/money.js';
 import type { IncomingRequest } from '../server/types.js';
-import type { LimitScope } from '../store/contract.js';
+import type { LimitScope, SettlementEntry } from '../store/contract.js';
 import type { Principal } from './authenticate.js';
 import { newRequestId } from './request-id.js';
 
@@ -42,6 +42,8 @@ export class RequestState {
   errorCode: string | null = null;
   /** Credential variables (`apiKeyEnv`) unset for the endpoints this request called: named in its log line. */
   unsetCredentials: string[] = [];
+  /** The settlement entry journaled as the response ended (finish.ts, JournalingSink); the final one is compared with it. */
+  journaled: SettlementEntry | null = null;
 
   constructor(readonly req: IncomingRequest) {}
 }

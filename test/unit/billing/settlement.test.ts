@@ -80,12 +80,17 @@ describe('SettlementQueue', () => {
     try {
       const { store } = fakeStore(() => {});
       const q = new SettlementQueue(store, { batchSize: 100, flushMs: 1_000, journal }, quiet);
-      q.journal(entry('same'));
-      q.enqueue({ ...entry('same'), latencyMs: 9 }); // only the latency differs: one record
-      q.journal(entry('repriced'));
-      q.enqueue({ ...entry('repriced'), cost: 7 }); // another cost: the final record follows
-      q.journal(entry('aborted'));
-      q.enqueue({ ...entry('aborted'), status: 'aborted' });
+      const journaled = (id: string): SettlementEntry => {
+        const e = entry(id);
+        q.journal(e);
+        return e;
+      };
+      const same = journaled('same');
+      q.enqueue({ ...entry('same'), latencyMs: 9 }, same); // only the latency differs: one record
+      const repriced = journaled('repriced');
+      q.enqueue({ ...entry('repriced'), cost: 7 }, repriced); // another cost: the final record follows
+      const aborted = journaled('aborted');
+      q.enqueue({ ...entry('aborted'), status: 'aborted' }, aborted);
       q.enqueue(entry('unjournaled')); // no provisional record: journaled as it is queued
       expect(lines().map((l) => [l.requestId, l.cost, l.status])).toEqual([
         ['same', 1, 'ok'],
