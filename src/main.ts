@@ -150,8 +150,10 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     sim = await startSimulator({ port: config.dev.simulatorPort, host: '127.0.0.1' });
     ({ models: config.models, simulated } = simulatedCatalog(config.models, env, sim.url));
   }
-  const gw = await startGateway(config, store, { env: sim ? { ...SIM_ENV, ...env } : env, logger: log, journal });
+  // Seeded before the gateway listens: a request that came in between (a client started with the gateway, the
+  // tests' first request after /healthz) found no key yet and was answered 401.
   const dev = config.dev.bootstrap ? await seedDev(store, config, stateDir ? join(stateDir, 'dev-key') : null) : null;
+  const gw = await startGateway(config, store, { env: sim ? { ...SIM_ENV, ...env } : env, logger: log, journal });
   const secrets = secretBoxFor(config, env);
   if (!secrets.box) log.warn('webhook and channel secrets are stored unsealed: set SVC_SECRETS_KEY');
   const dash = await startDashboard({ config, store, logger: log, secretBox: secrets.box }, dashOpts);
