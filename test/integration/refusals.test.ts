@@ -143,10 +143,13 @@ describe('refusals before the provider call: status, code, headers, $0, no upstr
       const before = await snapshot(t);
       const big = { ...ok, messages: [{ role: 'user', content: 'x'.repeat(70 * 1024) }] };
       const res = await post(t, CHAT, big);
-      const body = (await res.json()) as { error: { code: string } };
-      expect(res.status).toBe(413);
-      expect(body.error.code).toBe('payload_too_large');
-      expect(await snapshot(t)).toEqual(before);
+      await expectRefusal(t, before, res, 413, 'payload_too_large', { 'content-type': 'application/json' });
+    });
+    it('no route -> 404 not_found from the server layer, with its request id and latency headers', async () => {
+      const before = await snapshot(t);
+      const res = await post(t, '/v1/no-such-route', ok);
+      await expectRefusal(t, before, res, 404, 'not_found', { 'content-type': 'application/json', 'x-svc-latency-ms': '0' });
+      expect(res.headers.get('x-request-id')).toBe(res.headers.get('x-svc-request-id'));
     });
   });
 
