@@ -37,6 +37,18 @@ export class SseFramer {
     let i = this.#pos;
     let lineStart = this.#lineStart;
     let afterCr = this.#afterCr;
+    // Most servers end lines with LF alone: with no CR left to scan, the line breaks are found by the native
+    // search (a byte loop in JavaScript was a quarter of an OpenAI stream tap's time, measured per event).
+    if (!afterCr && buf.indexOf(CR, i) < 0) {
+      for (let nl = buf.indexOf(LF, i); nl >= 0; nl = buf.indexOf(LF, nl + 1)) {
+        if (nl === lineStart) {
+          frames.push(buf.subarray(eventStart, nl + 1));
+          eventStart = nl + 1;
+        }
+        lineStart = nl + 1;
+      }
+      i = buf.length;
+    }
     for (; i < buf.length; i++) {
       const c = buf[i];
       if (c === LF && afterCr) {

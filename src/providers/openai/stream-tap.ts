@@ -11,6 +11,9 @@ const DONE = Buffer.from('[DONE]');
 const USAGE_NULL = Buffer.from('"usage":null');
 const COMMA = 0x2c;
 
+/** Where the last classify() found a `"usage"` key whose value starts with `n` (-1: none). */
+let nullUsageAt = -1;
+
 /** What one event holds, found in a single pass over its bytes. */
 const USAGE = 1;
 const EMPTY_CHOICES = 2;
@@ -30,8 +33,11 @@ function closingQuote(ev: Buffer, open: number): number {
   return -1;
 }
 
+/** Whether `key` is at `at` (a byte loop: these keys are a few bytes, shorter than a native call's overhead). */
 function keyAt(ev: Buffer, at: number, key: Buffer): boolean {
-  return ev.compare(key, 0, key.length, at, at + key.length) === 0;
+  if (at + key.length > ev.length) return false;
+  for (let j = 0; j < key.length; j++) if (ev[at + j] !== key[j]) return false;
+  return true;
 }
 
 /** Skips spaces after a JSON token. */
@@ -46,6 +52,7 @@ function skipWs(ev: Buffer, i: number): number {
  */
 function classify(ev: Buffer): number {
   let flags = 0;
+  nullUsageAt = -1;
   let q = ev.indexOf(QUOTE);
   if (q < 0) {
     const d = ev.indexOf(DONE);
@@ -58,8 +65,13 @@ function classify(ev: Buffer): number {
     if (ev[after] === 0x3a) {
       const value = skipWs(ev, after + 1);
       const len = close + 1 - q;
-      if (len === KEY_USAGE.length && (ev[value] === 0x7b || ev[value] === 0x6e) && keyAt(ev, q, KEY_USAGE)) flags |= ev[value] === 0x7b ? USAGE : NULL_USAGE;
-      else if (len === KEY_CHOICES.length && ev[value] === 0x5b && ev[skipWs(ev, value + 1)] === 0x5d && keyAt(ev, q, KEY_CHOICES)) {
+      if (len === KEY_USAGE.length && (ev[value] === 0x7b || ev[value] === 0x6e) && keyAt(ev, q, KEY_USAGE)) {
+        if (ev[value] === 0x7b) flags |= USAGE;
+        else {
+          flags |= NULL_USAGE;
+          if (nullUsageAt < 0) nullUsageAt = q;
+        }
+      } else if (len === KEY_CHOICES.length && ev[value] === 0x5b && ev[skipWs(ev, value + 1)] === 0x5d && keyAt(ev, q, KEY_CHOICES)) {
         flags |= EMPTY_CHOICES;
       } else if (ev[value] === QUOTE && ((len === KEY_CONTENT.length && keyAt(ev, q, KEY_CONTENT)) || (len === KEY_ARGS.length && keyAt(ev, q, KEY_ARGS)))) {
         flags |= CONTENT;
@@ -79,10 +91,12 @@ export function stripNullUsage(event: Buffer): Buffer {
   return cut === null ? event : Buffer.concat([event.subarray(0, cut[0]), event.subarray(cut[1])]);
 }
 
-/** The byte range `stripNullUsage` removes (the key and one adjacent comma), or null when there is none. */
-function nullUsageCut(event: Buffer): [number, number] | null {
-  const at = event.indexOf(USAGE_NULL);
-  if (at < 0) return null;
+/**
+ * The byte range `stripNullUsage` removes (the key and one adjacent comma), or null when there is none. `at`, when
+ * known, is where `"usage":null` may start (classify found the key there); otherwise it is searched for.
+ */
+function nullUsageCut(event: Buffer, at = event.indexOf(USAGE_NULL)): [number, number] | null {
+  if (at < 0 || !keyAt(event, at, USAGE_NULL)) return null;
   const end = at + USAGE_NULL.length;
   if (at > 0 && event[at - 1] === COMMA) return [at - 1, end];
   if (event[end] === COMMA) return [at, end + 1];
@@ -156,7 +170,7 @@ export class OpenAIStreamTap {
       if (!this.forwardUsage && flags & EMPTY_CHOICES) return;
     }
     if (!this.forwardUsage && flags & NULL_USAGE) {
-      const cut = nullUsageCut(ev);
+      const cut = nullUsageCut(ev, nullUsageAt);
       if (cut !== null && this.rewrite === null) {
         // The two pieces around the key go out as they are: the chunk's one concat copies them (no copy per event).
         out.push(ev.subarray(0, cut[0]), ev.subarray(cut[1]));

@@ -34,6 +34,15 @@ describe('OpenAIStreamTap', () => {
     expect(out).toBe(bare('Hel').replace('"id":"c"', '"id":"X"') + bare('lo').replace('"id":"c"', '"id":"X"') + done);
   });
 
+  it('cuts only the top-level `"usage":null` key: not one quoted in content, not one written with a space', () => {
+    const quoted = chunk('say \\"usage\\":null, please');
+    const spaced = 'data: {"id":"c","choices":[{"index":0,"delta":{"content":"x"}}],"usage": null}\n\n';
+    const tap = new OpenAIStreamTap(false, () => '');
+    const out = run(tap, quoted + spaced + done, 10_000);
+    expect(out).toBe(bare('say \\"usage\\":null, please') + spaced + done);
+    expect(tap.contentEvents).toBe(2);
+  });
+
   it('keeps the usage chunk when the client asked for it', () => {
     const tap = new OpenAIStreamTap(true, () => '');
     expect(run(tap, stream, 5)).toBe(stream);
