@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
-import { procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
+import { freePort, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
@@ -61,15 +61,6 @@ function threadCpu(pid: number): Map<string, { name: string; cpuMs: number }> {
 }
 const KEY = 'sk-svc-bench-0000000000000000000000';
 const PROMPT = [{ role: 'user', content: 'Benchmark prompt: tell me something short about gateways.' }];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function cpuPerRequest(url: string, pid: number, headers: Record<string, string>, model: string, stream: boolean): Promise<{ ms: number; rps: number; errors: number }> {
   const body = JSON.stringify({ model, messages: PROMPT, max_tokens: 16, stream });

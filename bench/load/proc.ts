@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { simulatedCatalog } from '../../src/dev/bootstrap.js';
 import { DEMO_ALIASES, DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
 
@@ -76,5 +77,15 @@ export function stopNode(child: ChildProcess): Promise<void> {
       resolve();
     });
     child.kill('SIGTERM');
+  });
+}
+
+/** A TCP port free on 127.0.0.1 right now (for a process the bench is about to start). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
   });
 }

@@ -38,7 +38,7 @@ import { simulatedCatalog } from '../../src/dev/bootstrap.js';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
-import { childPids, nodeArgsFrom, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
+import { childPids, freePort, nodeArgsFrom, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const TABLE_SECONDS = Number(process.env.BENCH_TABLE_SECONDS ?? Math.min(SECONDS, 20));
@@ -65,15 +65,6 @@ const QUESTIONS = [
   'why do rate limiters use sliding windows?',
 ];
 const OUT = join(projectRoot(), 'bench/results/latest.md');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
