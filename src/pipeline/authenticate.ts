@@ -205,9 +205,17 @@ export class Authenticator implements InvalidationListener {
       hit = loaded;
     }
     const { key, org, team } = hit;
-    if (key.status !== 'active') throw refuse('key_blocked', `This key is ${key.status}.`);
-    if (key.expiresAt !== null && key.expiresAt <= Date.now()) throw refuse('key_expired', 'This key has expired.');
-    if (org.status !== 'active') throw refuse('key_blocked', 'The organization of this key is suspended.');
+    const expired = key.expiresAt !== null && key.expiresAt <= Date.now();
+    if (key.status !== 'active' || expired || org.status !== 'active') {
+      // A refused key is not kept: once it is resumed or renewed, the very next request reads the store again, on
+      // every instance, however late the invalidation reaches this one (a cached suspended organization kept
+      // refusing a resumed key until its invalidation arrived). Blocking needs no cache: admission checks the
+      // key's status in the store on every request.
+      this.#cache.delete(hash);
+      if (key.status !== 'active') throw refuse('key_blocked', `This key is ${key.status}.`);
+      if (expired) throw refuse('key_expired', 'This key has expired.');
+      throw refuse('key_blocked', 'The organization of this key is suspended.');
+    }
     if (key.allowedIps !== null) {
       const ok = ipAllowed(req.ip, key.allowedIps);
       if (ok === null) throw forbid('key_network_policy_invalid', "The key's network policy is invalid.");

@@ -48,6 +48,9 @@ function fakeStore() {
       if (gate) await gate;
       return keys.get(hash) ?? null;
     },
+    setOrgStatus(id: string, status: OrgRecord['status']) {
+      orgs.set(id, { ...orgs.get(id)!, status });
+    },
     getOrg: (id: string) => Promise.resolve(orgs.get(id) ?? null),
     getTeam: (_o: string, id: string) => Promise.resolve(id === team.id ? team : null),
     hit: () => Promise.resolve(1),
@@ -73,6 +76,18 @@ describe('Authenticator invalidation', () => {
     const before = store.lookups;
     await auth.authenticate(req(d), ROUTE);
     expect(store.lookups).toBe(before); // o2's key is still served from the cache
+  });
+
+  it('a refused key is not cached: resuming its organization serves the very next request, before any invalidation', async () => {
+    const store = fakeStore();
+    const auth = new Authenticator(store, 60_000);
+    const v = store.add('o1');
+    store.setOrgStatus('o1', 'suspended');
+    await expect(auth.authenticate(req(v), ROUTE)).rejects.toMatchObject({ status: 401, code: 'invalid_api_key', headers: { 'x-svc-auth-reason': 'key_blocked' } });
+    expect(auth.cached).toBe(0);
+    store.setOrgStatus('o1', 'active'); // no invalidation delivered (yet)
+    await expect(auth.authenticate(req(v), ROUTE)).resolves.toMatchObject({ org: { id: 'o1', status: 'active' } });
+    expect(auth.cached).toBe(1);
   });
 
   it('a lookup in flight when an invalidation arrives is not cached', async () => {
