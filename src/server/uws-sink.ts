@@ -3,6 +3,16 @@ import { statusLine } from './status-text.js';
 import type { HeaderList, ResponseSink } from './types.js';
 
 /**
+ * The idle time a response tells the client its connection may be reused for (`Keep-Alive: timeout=5`, as Node's own
+ * http server says). uWS closes a keep-alive connection after about 10 s idle (measured: 10.4 s); a client that keeps
+ * idle connections longer (an undici Pool with a long keepAliveTimeout, as the sustained bench's fixed-rate generator
+ * has) could send its next request just as the server closes the socket, and see a connection error it cannot tell from
+ * a lost request (one in a 60 s fixed-rate row). Clients that read the hint (undici, hence Node's fetch and the official
+ * SDKs on it) close idle connections before the server does.
+ */
+const KEEP_ALIVE = 'timeout=5';
+
+/**
  * ResponseSink over a uWS HttpResponse. Every write after the handler's synchronous part is corked
  * (status -> headers -> body), backpressure is surfaced through write() === false + drained().
  */
@@ -43,8 +53,9 @@ export class UwsSink implements ResponseSink {
     else this.#abortCbs.push(cb);
   }
 
-  #writeHead(status: number, headers: HeaderList): void {
+  #writeHead(status: number, headers: HeaderList, keepAlive = true): void {
     this.res.writeStatus(statusLine(status));
+    if (keepAlive) this.res.writeHeader('keep-alive', KEEP_ALIVE);
     for (const name in headers) {
       const v = headers[name];
       if (v !== undefined) this.res.writeHeader(name, v);
@@ -65,7 +76,7 @@ export class UwsSink implements ResponseSink {
     if (this.#aborted || this.#ended) return;
     this.#ended = true;
     this.res.cork(() => {
-      this.#writeHead(status, headers);
+      this.#writeHead(status, headers, false);
       this.res.end(body, true);
     });
   }
