@@ -40,11 +40,9 @@ function settlementEntry(st: RequestState, endpoint: string, status: Outcome): S
 /** Queues the settlement of a served (or partly served) request: exact cost from actual usage. */
 export function settle(deps: GatewayDeps, st: RequestState, endpoint: string, status: Outcome): void {
   const entry = settlementEntry(st, endpoint, status);
-  if (entry === null || !st.servedModel) return;
-  const u = st.usage ?? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
-  const cost = entry.cost;
+  if (entry === null) return;
   deps.settlement.enqueue(entry, st.journaled);
-  deps.metrics.settled(st.servedModel, cost, u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens, u.outputTokens);
+  deps.metrics.settled(entry.model, entry.cost, entry.inputTokens + entry.cacheReadTokens + entry.cacheWriteTokens, entry.outputTokens);
 }
 
 /** Answers a refusal or failure with the contract's error object and headers. */

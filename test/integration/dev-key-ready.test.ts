@@ -4,24 +4,19 @@
  * gateway before the key existed and be refused with 401: the first request right after the port opened was, in
  * six starts out of six.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startGatewayProcess, stopGatewayProcess } from '../helpers/gateway-process.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
 const KEY = 'sk-svc-ready-test-key-0123456789abcdefghijklmnopq';
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('svc-ready-');
 
 describe('dev bootstrap', () => {
   it('the first request that reaches the listener is served with the dev key', { timeout: 60_000 }, async () => {
     for (let start = 0; start < 3; start++) {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-ready-'));
-      dirs.push(dir);
+      const dir = tempDir();
       const gw = await startGatewayProcess({ SVC_DATA_DIR: join(dir, 'data'), SVC_DEV_BOOTSTRAP: 'true', SVC_DEV_KEY: KEY }, { waitHealthy: false });
       try {
         let status = 0;

@@ -12,24 +12,21 @@
  * same mix runs again, and the map transitions V8 could not cache (logged with the reason "prototype": the parent
  * map is detached) are counted, by the function that made them where the log says.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { simulatedCatalog } from '../../src/dev/bootstrap.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
 import { startSimulator } from '../../src/sim/server.js';
 import { startGatewayProcess, stopGatewayProcess } from '../helpers/gateway-process.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
 const KEY = 'sk-svc-maps-test-key-0123456789abcdefghijklmnopqr';
 const WARMUP_ROUNDS = 40;
 const MEASURED_ROUNDS = 60;
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('svc-maps-');
 
 interface Call {
   method: 'GET' | 'POST';
@@ -104,8 +101,7 @@ function detachedTransitions(log: string, from: number): Map<string, number> {
 
 describe('hidden classes per request', () => {
   it('a mix of every text route and the common refusals makes no new map per request once warm', { timeout: 120_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-maps-'));
-    dirs.push(dir);
+    const dir = tempDir();
     const logfile = join(dir, 'v8.log');
     const config = join(dir, 'config.json');
     const sim = await startSimulator({});

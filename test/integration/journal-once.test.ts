@@ -4,23 +4,19 @@
  * if that hand-over broke, every request would cost a second JSON line and write(2) and nothing would fail.
  * Settlement flushes once a minute here, so no segment is deleted while the test counts.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startGatewayProcess, stopGatewayProcess } from '../helpers/gateway-process.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
 
 const KEY = 'sk-svc-journal-once-key-0123456789abcdefghijklmn';
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('svc-journal-once-');
 
 describe('settlement journal', () => {
   it('holds one line per served request, stream and non-stream', { timeout: 60_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-journal-once-'));
-    dirs.push(dir);
+    const dir = tempDir();
     const config = join(dir, 'config.json');
     writeFileSync(config, JSON.stringify({ settlement: { batchSize: 100_000, flushMs: 60_000 }, dev: { creditUsd: 100 } }));
     const data = join(dir, 'data');
