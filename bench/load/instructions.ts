@@ -16,6 +16,8 @@
  * BENCH_N (5000), BENCH_WARM (20000), BENCH_SUSTAIN_CONNECTIONS (16), BENCH_STREAM=1 for streamed requests,
  * BENCH_BASE=<checkout> to measure another build's dist/ in the same run (before/after), BENCH_TOP=<n> to print the
  * n functions with the most instructions, JIT-compiled JavaScript named from V8's perf map (--perf-basic-prof).
+ * BENCH_PROXY=1 also counts the bare undici proxy (bench/load/proxy.ts, the sustained bench's reference) the same way,
+ * and prints each build's ratio to it: the issue's CPU target is a ratio to that proxy.
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
@@ -24,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
+import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
 import { freePort, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
 
@@ -32,6 +35,9 @@ const WARM = Number(process.env.BENCH_WARM ?? 20000);
 const CONNECTIONS = Number(process.env.BENCH_SUSTAIN_CONNECTIONS ?? 16);
 const STREAM = Boolean(process.env.BENCH_STREAM);
 const TOP = Number(process.env.BENCH_TOP ?? 0);
+const PROXY = Boolean(process.env.BENCH_PROXY);
+/** What the proxy asks the simulator for: the model the gateway routes gpt-4o-mini to (as the sustained bench). */
+const UPSTREAM_MODEL = DEMO_CATALOG.find((m) => m.id === 'gpt-4o-mini')!.endpoints[0]!.upstreamModel;
 const KEY = 'sk-svc-bench-0000000000000000000000';
 
 interface Count {
@@ -44,21 +50,28 @@ interface Count {
 /** Functions of V8's optimising and baseline compilers and parser (their share is warm-up, or code thrown away). */
 const COMPILER = /compiler::|Compil|Maglev|aseline|Zone|RegisterAlloc|Parser|Scanner|Bytecode/;
 
-async function count(root: string, simUrl: string, dir: string): Promise<Count> {
+/** The process under test: the gateway of a build, or the bare proxy (started as the sustained bench starts it). */
+type Target = { kind: 'gateway'; root: string } | { kind: 'proxy'; root: string };
+
+async function count(target: Target, simUrl: string, dir: string): Promise<Count> {
   const port = await freePort();
-  const config = join(dir, `config-${port}.json`);
-  writeGatewayConfig(config, simUrl, { guardrails: { mode: 'monitor' } });
   const out = join(dir, `callgrind-${port}`);
-  const gw = spawn(
-    'valgrind',
-    ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, ...GATEWAY_NODE_FLAGS, ...(TOP ? ['--perf-basic-prof'] : []), join(root, 'dist/src/main.js')],
-    {
-      env: { ...process.env, SVC_CONFIG: config, SVC_PORT: String(port), SVC_DASHBOARD_PORT: '0', SVC_DEV_KEY: KEY, SVC_DEV_BOOTSTRAP: 'true', SVC_DATA_DIR: join(dir, `data-${port}`) },
-      stdio: 'ignore',
-    },
-  );
+  const perf = TOP ? ['--perf-basic-prof'] : [];
+  let args: string[];
+  let env: NodeJS.ProcessEnv = process.env;
+  if (target.kind === 'gateway') {
+    const config = join(dir, `config-${port}.json`);
+    writeGatewayConfig(config, simUrl, { guardrails: { mode: 'monitor' } });
+    args = [...GATEWAY_NODE_FLAGS, ...perf, join(target.root, 'dist/src/main.js')];
+    env = { ...env, SVC_CONFIG: config, SVC_PORT: String(port), SVC_DASHBOARD_PORT: '0', SVC_DEV_KEY: KEY, SVC_DEV_BOOTSTRAP: 'true', SVC_DATA_DIR: join(dir, `data-${port}`) };
+  } else {
+    args = [...perf, join(target.root, 'dist/bench/load/proxy.js'), String(port), simUrl];
+  }
+  const gw = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, ...args], { env, stdio: 'ignore' });
+  const ready = target.kind === 'gateway' ? `http://127.0.0.1:${port}/healthz` : `http://127.0.0.1:${port}/_sim/health`;
+  const model = target.kind === 'gateway' ? 'gpt-4o-mini' : UPSTREAM_MODEL;
   try {
-    await waitForHttp(`http://127.0.0.1:${port}/healthz`, 600_000);
+    await waitForHttp(ready, 600_000);
     let n = 0;
     const load = (amount: number): Promise<autocannon.Result> =>
       new Promise((resolve, reject) => {
@@ -70,7 +83,7 @@ async function count(root: string, simUrl: string, dir: string): Promise<Count> 
             amount,
             timeout: 120,
             headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-            requests: [{ setupRequest: (r) => ({ ...r, body: JSON.stringify({ model: 'gpt-4o-mini', stream: STREAM, messages: [{ role: 'user', content: `Say hello number ${n++} to the team please.` }] }) }) }],
+            requests: [{ setupRequest: (r) => ({ ...r, body: JSON.stringify({ model, stream: STREAM, messages: [{ role: 'user', content: `Say hello number ${n++} to the team please.` }] }) }) }],
           },
           (err, res) => (err ? reject(err) : resolve(res)),
         );
@@ -80,7 +93,7 @@ async function count(root: string, simUrl: string, dir: string): Promise<Count> 
     const res = await load(N);
     execFileSync('callgrind_control', ['-i', 'off', String(gw.pid)], { stdio: 'ignore' });
     execFileSync('callgrind_control', ['-d', String(gw.pid)], { stdio: 'ignore' });
-    if (res.non2xx > 0 || res.errors > 0) throw new Error(`${root}: ${res.non2xx} non-2xx, ${res.errors} errors`);
+    if (res.non2xx > 0 || res.errors > 0) throw new Error(`${target.kind} ${target.root}: ${res.non2xx} non-2xx, ${res.errors} errors`);
     // The dump requested above is written as `<out file>.1`.
     const dump = readdirSync(dir).find((f) => f.startsWith(`callgrind-${port}.`));
     if (dump === undefined) throw new Error('callgrind wrote no dump');
@@ -92,7 +105,7 @@ async function count(root: string, simUrl: string, dir: string): Promise<Count> 
       if (COMPILER.test(fn)) compiler += ir;
     }
     const top = [...byFn].sort((a, b) => b[1] - a[1]).slice(0, TOP);
-    return { build: root, perRequest: total / N, compilerShare: compiler / total, top };
+    return { build: target.kind === 'proxy' ? 'bare undici proxy' : target.root, perRequest: total / N, compilerShare: compiler / total, top };
   } finally {
     gw.kill('SIGKILL');
   }
@@ -149,10 +162,14 @@ async function main(): Promise<void> {
     await waitForHttp(`${simUrl}/_sim/health`);
     const builds = [...(process.env.BENCH_BASE ?? '').split(',').filter(Boolean), root];
     process.stdout.write(`| build | ${STREAM ? 'stream' : 'non-stream'} instructions per request (M) | of which V8's compilers | without the compilers (M) |\n|---|---:|---:|---:|\n`);
-    for (const b of builds) {
-      const c = await count(b, simUrl, dir);
+    const targets: Target[] = [...(PROXY ? [{ kind: 'proxy' as const, root }] : []), ...builds.map((b) => ({ kind: 'gateway' as const, root: b }))];
+    let proxy: number | null = null;
+    for (const t of targets) {
+      const c = await count(t, simUrl, dir);
       const rest = (c.perRequest * (1 - c.compilerShare)) / 1e6;
-      process.stdout.write(`| ${c.build} | ${(c.perRequest / 1e6).toFixed(3)} | ${(100 * c.compilerShare).toFixed(1)}% | ${rest.toFixed(3)} |\n`);
+      if (t.kind === 'proxy') proxy = c.perRequest;
+      const ratio = proxy === null || t.kind === 'proxy' ? '' : ` (${(c.perRequest / proxy).toFixed(2)}x the proxy)`;
+      process.stdout.write(`| ${c.build} | ${(c.perRequest / 1e6).toFixed(3)}${ratio} | ${(100 * c.compilerShare).toFixed(1)}% | ${rest.toFixed(3)} |\n`);
       for (const [fn, ir] of c.top) process.stdout.write(`    ${((100 * ir) / (c.perRequest * N)).toFixed(2).padStart(6)}%  ${fn.slice(0, 140)}\n`);
     }
   } finally {

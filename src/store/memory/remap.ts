@@ -94,36 +94,63 @@ export function withRemap<S extends Reopenable & { close(): Promise<void> }>(sto
   };
   const timer = setInterval(check, opts.checkMs ?? 5_000).unref();
 
-  const run = async <T>(fn: () => Promise<T>): Promise<T> => {
-    while (gate !== null) await gate;
-    inflight++;
-    try {
-      return await fn();
-    } finally {
-      if (--inflight === 0 && drained !== null) {
-        const d = drained;
-        drained = null;
-        d();
-      }
+  const leave = (): void => {
+    if (--inflight === 0 && drained !== null) {
+      const d = drained;
+      drained = null;
+      d();
     }
   };
+  const passed = <T>(value: T): T => {
+    leave();
+    return value;
+  };
+  const failed = (error: unknown): never => {
+    leave();
+    throw error;
+  };
+  type Method = (...args: unknown[]) => Promise<unknown>;
+  /** A store call counted in flight until it settles (a reopen waits for it). */
+  const enter = (method: Method, args: unknown[]): Promise<unknown> => {
+    inflight++;
+    let result: Promise<unknown>;
+    try {
+      result = method.apply(store, args);
+    } catch (e) {
+      leave();
+      return Promise.reject(e);
+    }
+    return result.then(passed, failed);
+  };
+  const waitThenEnter = async (method: Method, args: unknown[]): Promise<unknown> => {
+    while (gate !== null) await gate;
+    return enter(method, args);
+  };
 
+  // One wrapper per method, made on first use: a store call costs one extra promise while no reopen runs.
+  const wrappers = new Map<PropertyKey, unknown>();
   const gated = new Proxy(store, {
     get(target, prop) {
+      const known = wrappers.get(prop);
+      if (known !== undefined) return known;
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== 'function') return value;
-      const method = value as (...args: unknown[]) => unknown;
+      const method = value as Method;
+      let wrapper: unknown;
       // Called on the store itself, never on the proxy: its private fields belong to the store.
-      if (UNGATED.has(prop)) return method.bind(target);
-      if (prop === 'close') {
-        return async () => {
+      if (UNGATED.has(prop)) wrapper = method.bind(target);
+      else if (prop === 'close') {
+        wrapper = async () => {
           stopped = true;
           clearInterval(timer);
           while (gate !== null) await gate;
           return method.call(target);
         };
+      } else {
+        wrapper = (...args: unknown[]) => (gate === null ? enter(method, args) : waitThenEnter(method, args));
       }
-      return (...args: unknown[]) => run(async () => method.apply(target, args));
+      wrappers.set(prop, wrapper);
+      return wrapper;
     },
   });
   remappers.set(gated, remap);

@@ -149,6 +149,19 @@ describe('embedded store: reopening the database keeps resident memory flat', ()
     await store.close();
   });
 
+  it('a call that fails leaves the gate consistent: its rejection reaches the caller, and the next reopen does not wait for it', async () => {
+    const { store } = await durableStore();
+    // Rejected inside the store (an invalid amount), and on a closed-over value the store rejects (a bad entry).
+    await expect(store.hold({ orgId: 'org-a', requestId: 'r1', amount: -1, now: Date.now(), ttlMs: 1000, budgets: [] })).rejects.toThrow();
+    await expect(store.settle([{ ...entry(1), cost: Number.NaN }])).rejects.toThrow();
+    // Each wrapped method keeps one wrapper: reading it twice gives the same function.
+    expect(store.settle).toBe(store.settle);
+    const reopened = await Promise.race([remapNow(store), new Promise<string>((r) => setTimeout(() => r('stuck'), 5_000))]);
+    expect(reopened).toBe(true);
+    await store.settle([entry(2)]);
+    expect((await store.getLedgerEntry('org-a', entry(2).requestId))?.cost).toBe(1002);
+  });
+
   it('a throwaway store (tests) is not wrapped; remapNow says so', async () => {
     const store = await createStore({ kind: 'memory', snapshotPath: null });
     stores.push(store);
