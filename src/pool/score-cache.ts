@@ -49,6 +49,8 @@ export class ScoreCache {
     const out: Scores[] = new Array<Scores>(texts.length);
     let missing: string[] | null = null;
     let at: number[] | null = null;
+    /** The cache key of each missing text (null: too long to keep), built once: the string and its hash. */
+    let keys: (string | null)[] | null = null;
     for (let i = 0; i < texts.length; i++) {
       const text = texts[i]!;
       const key = text.length <= this.#maxTextChars ? `${tenant}\u0000${text}` : null;
@@ -63,16 +65,17 @@ export class ScoreCache {
       this.misses++;
       (missing ??= []).push(text);
       (at ??= []).push(i);
+      (keys ??= []).push(key);
     }
     if (missing === null) return Promise.resolve(out);
     const idx = at!;
-    const asked = missing;
-    return this.#inner.score(asked, tenant, opts).then((scores) => {
+    const asked = keys!;
+    return this.#inner.score(missing, tenant, opts).then((scores) => {
       for (let j = 0; j < idx.length; j++) {
         const s = Object.freeze(scores[j]!);
         out[idx[j]!] = s;
-        const text = asked[j]!;
-        if (text.length <= this.#maxTextChars) this.#remember(`${tenant}\u0000${text}`, s);
+        const key = asked[j]!;
+        if (key !== null) this.#remember(key, s);
       }
       return out;
     });

@@ -120,6 +120,32 @@ describe('SettlementQueue', () => {
     await q.close();
   });
 
+  it('applies what arrived during a store call at the next interval, as one batch, not at once as a small one', async () => {
+    // A store call takes 10 ms (a commit). Entries arrive one per ms: a drain that went on while entries were left
+    // sent ~10 entries every 10 ms; batching by the 40 ms interval sends ~40 per call.
+    const sizes: number[] = [];
+    const store = {
+      settle: async (batch: SettlementEntry[]) => {
+        sizes.push(batch.length);
+        await new Promise((r) => setTimeout(r, 10));
+        return batch.map((e) => e.requestId);
+      },
+    } as unknown as Store;
+    const q = new SettlementQueue(store, { batchSize: 256, flushMs: 40 }, quiet);
+    let n = 0;
+    const until = Date.now() + 400;
+    while (Date.now() < until) {
+      q.enqueue(entry(`r${n++}`));
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    // ~400 ms at 40 ms per call, whatever the timer jitter: well under the ~40 calls a continuous drain makes.
+    expect(sizes.length).toBeLessThanOrEqual(14);
+    await q.flush(); // an explicit flush still empties the queue
+    expect(q.pending).toBe(0);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(n);
+    await q.close();
+  });
+
   it('keeps entries while the store is unavailable and applies them when it returns (nothing lost)', async () => {
     let down = true;
     const { store, applied } = fakeStore(() => {

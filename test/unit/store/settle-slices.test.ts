@@ -69,11 +69,12 @@ describe('MemoryStore.settle slices a batch', () => {
   };
 
   it('applies a batch the size of a normal flush as transactions of at most SETTLE_CHUNK entries, the loop turning between two', async () => {
-    expect(SETTLE_CHUNK).toBeLessThanOrEqual(16);
+    expect(SETTLE_CHUNK).toBeLessThanOrEqual(64);
     const store = await newStore();
-    const applied = await settleCounting(store, 60);
-    expect(applied).toHaveLength(60);
-    expect(slices.map((s) => s.size)).toEqual([16, 16, 16, 12]);
+    const n = 3 * SETTLE_CHUNK + 12;
+    const applied = await settleCounting(store, n);
+    expect(applied).toHaveLength(n);
+    expect(slices.map((s) => s.size)).toEqual([SETTLE_CHUNK, SETTLE_CHUNK, SETTLE_CHUNK, 12]);
     // Other work (a request's I/O, its timers) runs between two slices: none follows the previous one in the same turn.
     expect(slices.slice(1).every((s) => s.turnsBefore >= 1)).toBe(true);
   });
