@@ -48,8 +48,21 @@ export function heapGrowingPercent(env: NodeJS.ProcessEnv = process.env): number
 export function applyRuntimeHeapFlags(env: NodeJS.ProcessEnv = process.env): number {
   const pct = heapGrowingPercent(env);
   setFlagsFromString(`--heap-growing-percent=${pct}`);
+  setFlagsFromString(WASM_BASELINE_ONLY);
   return pct;
 }
+
+/**
+ * WebAssembly compiled by V8's baseline compiler (Liftoff) only, set at start like the heap-growing percent (read at
+ * each compile, so it holds however the gateway is launched; set before the first upstream connection). The HTTP
+ * client's parser (undici's llhttp) is WebAssembly: on the first upstream response V8 tiered its main function up
+ * with TurboFan on a background thread, whose compile zones held ~35 MiB for ~250 ms. That was the process's peak
+ * resident memory (VmHWM), whatever the load after: 107 MiB before the first request, 143-145 after it, back to ~110
+ * a moment later; with Liftoff only, 107 -> 109. The parser's share of a request's instructions is about 0.6%
+ * (callgrind); the cost of running it as baseline code is measured in bench/results/cpu.md (2026-12-02, session 15).
+ * Exact token counts (tiktoken, WebAssembly, off the usual path, in their own thread) run as baseline code too.
+ */
+export const WASM_BASELINE_ONLY = '--liftoff-only';
 
 /** The flags of GATEWAY_NODE_FLAGS that this process was started without (execArgv or NODE_OPTIONS). */
 export function missingNodeFlags(execArgv: readonly string[] = process.execArgv, nodeOptions: string = process.env.NODE_OPTIONS ?? ''): string[] {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,5 +35,24 @@ describe('the heap-growing percent the gateway sets on itself', () => {
     for (const bad of ['-1', '1001', '1.5', 'fifty']) {
       expect(() => heapGrowingPercent({ SVC_HEAP_GROWING_PERCENT: bad })).toThrow(/SVC_HEAP_GROWING_PERCENT must be an integer from 0/);
     }
+  });
+
+  it('the gateway keeps WebAssembly on the baseline compiler once it applied its runtime flags (no TurboFan compile zones)', () => {
+    // A hot WebAssembly function (as undici's HTTP parser is) is tiered up to TurboFan unless the flag is in force.
+    const script = (apply: boolean): string => `
+      ${apply ? `const { applyRuntimeHeapFlags } = await import(${JSON.stringify(join(projectRoot(), 'dist/src/memory-flags.js'))}); applyRuntimeHeapFlags({});` : ''}
+      const bytes = new Uint8Array([0,97,115,109,1,0,0,0,1,7,1,96,2,127,127,1,127,3,2,1,0,7,7,1,3,97,100,100,0,0,10,9,1,7,0,32,0,32,1,106,11]);
+      const { add } = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports;
+      let s = 0;
+      // Until the tier-up is seen (a background compile: slower on a loaded machine), at most 20 rounds.
+      for (let round = 0; round < 20 && !%IsTurboFanFunction(add); round++) {
+        for (let i = 0; i < 2e6; i++) s = add(s, 1) | 0;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      console.log(JSON.stringify({ baseline: %IsLiftoffFunction(add), optimised: %IsTurboFanFunction(add) }));`;
+    const run = (apply: boolean): unknown =>
+      JSON.parse(execFileSync(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', script(apply)], { encoding: 'utf8' }));
+    expect(run(false)).toEqual({ baseline: false, optimised: true }); // the check can see a tier-up
+    expect(run(true)).toEqual({ baseline: true, optimised: false });
   });
 });
