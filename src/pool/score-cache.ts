@@ -69,12 +69,12 @@ export class ScoreCache {
     }
     if (missing === null) return Promise.resolve(out);
     const idx = at!;
-    const asked = keys!;
+    const keyOf = keys!;
     return this.#inner.score(missing, tenant, opts).then((scores) => {
       for (let j = 0; j < idx.length; j++) {
         const s = Object.freeze(scores[j]!);
         out[idx[j]!] = s;
-        const key = asked[j]!;
+        const key = keyOf[j]!;
         if (key !== null) this.#remember(key, s);
       }
       return out;

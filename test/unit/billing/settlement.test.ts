@@ -42,20 +42,26 @@ function fakeStore(behaviour: (batch: SettlementEntry[]) => void): { store: Stor
   return { store, applied };
 }
 
+/** A store whose cost is per call (a commit, a script round trip), not per entry: `ms` a call; records batch sizes. */
+function slowStore(ms: number): { store: Store; sizes: number[] } {
+  const sizes: number[] = [];
+  const store = {
+    settle: async (batch: SettlementEntry[]) => {
+      sizes.push(batch.length);
+      await new Promise((r) => setTimeout(r, ms));
+      return batch.map((e) => e.requestId);
+    },
+  } as unknown as Store;
+  return { store, sizes };
+}
+
 const quiet = new Logger('error', true, () => {});
 
 describe('SettlementQueue', () => {
   it('drains a backlog with larger store calls instead of letting it grow while requests arrive faster than batches apply', async () => {
-    // A store whose cost is per call (a commit, a script round trip), not per entry: 10 ms a call. Fixed batches
-    // of 16 apply 1.6 entries/ms; entries arrive at ~10/ms (200 every 20 ms), so the queue grew without bound before.
-    const sizes: number[] = [];
-    const store = {
-      settle: async (batch: SettlementEntry[]) => {
-        sizes.push(batch.length);
-        await new Promise((r) => setTimeout(r, 10));
-        return batch.map((e) => e.requestId);
-      },
-    } as unknown as Store;
+    // A store call takes 10 ms whatever its size. Fixed batches of 16 apply 1.6 entries/ms; entries arrive at ~10/ms
+    // (200 every 20 ms), so the queue grew without bound before.
+    const { store, sizes } = slowStore(10);
     const q = new SettlementQueue(store, { batchSize: 16, flushMs: 5 }, quiet);
     let maxPending = 0;
     let n = 0;
@@ -123,14 +129,7 @@ describe('SettlementQueue', () => {
   it('applies what arrived during a store call at the next interval, as one batch, not at once as a small one', async () => {
     // A store call takes 10 ms (a commit). Entries arrive one per ms: a drain that went on while entries were left
     // sent ~10 entries every 10 ms; batching by the 40 ms interval sends ~40 per call.
-    const sizes: number[] = [];
-    const store = {
-      settle: async (batch: SettlementEntry[]) => {
-        sizes.push(batch.length);
-        await new Promise((r) => setTimeout(r, 10));
-        return batch.map((e) => e.requestId);
-      },
-    } as unknown as Store;
+    const { store, sizes } = slowStore(10);
     const q = new SettlementQueue(store, { batchSize: 256, flushMs: 40 }, quiet);
     let n = 0;
     const until = Date.now() + 400;
