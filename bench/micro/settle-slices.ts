@@ -13,6 +13,7 @@ import { openDbs } from '../../src/store/memory/db.js';
 import { applySettlements } from '../../src/store/memory/durable.js';
 import { LEDGER_CAP } from '../../src/store/shared.js';
 import { newRequestId } from '../../src/pipeline/request-id.js';
+import { settlement } from '../../test/conformance/store-fixtures.js';
 
 const SIZES = (process.env['SIZES'] ?? '16,64,256').split(',').map(Number);
 const N = Number(process.env['N'] ?? 9600);
@@ -21,28 +22,8 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-settle-bench-'));
 const dbs = openDbs(join(dir, 'store.lmdb'), { durable: true });
 await dbs.root.transaction(() => dbs.accounts.putSync('org-a', { balance: 1e15, next: 0, first: 0 }));
 
-const entry = (): SettlementEntry => ({
-  requestId: newRequestId(),
-  orgId: 'org-a',
-  keyId: 'key-1',
-  teamId: null,
-  user: null,
-  model: 'gpt-4o-mini',
-  requestedModel: 'gpt-4o-mini',
-  cost: 1000,
-  inputTokens: 100,
-  outputTokens: 20,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  tokens: 120,
-  tags: [],
-  hadHold: true,
-  scopes: [],
-  status: 'ok',
-  endpoint: '/v1/chat/completions',
-  latencyMs: 3,
-  at: Date.now(),
-});
+// A production-shaped entry: a time-ordered request id (the ledger lookup grows at its tail, as in the gateway).
+const entry = (): SettlementEntry => settlement('org-a', 'key-1', { requestId: newRequestId(), at: Date.now() });
 
 process.stdout.write('| entries per transaction | CPU per entry, user / sys (us) | transaction body on the event loop per entry (us) |\n|---:|---:|---:|\n');
 try {

@@ -4,9 +4,9 @@
  * Settlement entries applied per LMDB transaction when the batch is small. The transaction body runs on the event
  * loop, and each transaction is a commit (its dirty pages written one pwrite each, then an fdatasync) on lmdb's
  * threads: a commit's fixed cost is most of an entry's. Measured by bench/micro/settle-slices.ts (one durable
- * database, 9,600 entries, CPU of every thread per entry, three runs on a busy host): 16 per transaction 43-60 us
- * (about half of it system time), 64 per transaction 17-21 us, 256 per transaction 8-11 us; the body's time on the
- * loop per entry 11-15, 6-9 and 4-6 us. 64 holds the loop for about half a millisecond per transaction, and the
+ * database, 9,600 entries, CPU of every thread per entry, three runs on a busy host): 16 per transaction 77-94 us
+ * (a third to a half of it system time), 64 per transaction 27-29 us, 256 per transaction 17-19 us; the body's time
+ * on the loop per entry 15-19, 7-8 and 5-6 us. 64 holds the loop for about half a millisecond per transaction, and the
  * loop turns between two slices (each waits for the previous commit), so requests interleave with a large batch
  * instead of queueing behind it. Exported for the test that counts slices.
  */
