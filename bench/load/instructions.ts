@@ -17,7 +17,8 @@
  * BENCH_BASE=<checkout> to measure another build's dist/ in the same run (before/after), BENCH_TOP=<n> to print the
  * n functions with the most instructions, JIT-compiled JavaScript named from V8's perf map (--perf-basic-prof).
  * BENCH_PROXY=1 also counts the bare undici proxy (bench/load/proxy.ts, the sustained bench's reference) the same way,
- * and prints each build's ratio to it: the issue's CPU target is a ratio to that proxy.
+ * and prints each build's ratio to it: the issue's CPU target is a ratio to that proxy. BENCH_GUARD=enforce runs the
+ * gateway with its default guardrail mode (every request waits for its scores) instead of monitor.
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
@@ -36,6 +37,8 @@ const CONNECTIONS = Number(process.env.BENCH_SUSTAIN_CONNECTIONS ?? 16);
 const STREAM = Boolean(process.env.BENCH_STREAM);
 const TOP = Number(process.env.BENCH_TOP ?? 0);
 const PROXY = Boolean(process.env.BENCH_PROXY);
+const GUARD_MODE = process.env.BENCH_GUARD ?? 'monitor';
+if (GUARD_MODE !== 'monitor' && GUARD_MODE !== 'enforce') throw new Error(`BENCH_GUARD must be monitor or enforce, got "${GUARD_MODE}"`);
 /** What the proxy asks the simulator for: the model the gateway routes gpt-4o-mini to (as the sustained bench). */
 const UPSTREAM_MODEL = DEMO_CATALOG.find((m) => m.id === 'gpt-4o-mini')!.endpoints[0]!.upstreamModel;
 const KEY = 'sk-svc-bench-0000000000000000000000';
@@ -61,7 +64,8 @@ async function count(target: Target, simUrl: string, dir: string): Promise<Count
   let env: NodeJS.ProcessEnv = process.env;
   if (target.kind === 'gateway') {
     const config = join(dir, `config-${port}.json`);
-    writeGatewayConfig(config, simUrl, { guardrails: { mode: 'monitor' } });
+    // Under callgrind the process runs ~50x slower: an enforcing request would miss the default scoring deadline.
+    writeGatewayConfig(config, simUrl, { guardrails: { mode: GUARD_MODE, timeoutMs: 60_000 } });
     args = [...GATEWAY_NODE_FLAGS, ...perf, join(target.root, 'dist/src/main.js')];
     env = { ...env, SVC_CONFIG: config, SVC_PORT: String(port), SVC_DASHBOARD_PORT: '0', SVC_DEV_KEY: KEY, SVC_DEV_BOOTSTRAP: 'true', SVC_DATA_DIR: join(dir, `data-${port}`) };
   } else {

@@ -1,32 +1,33 @@
 /**
- * Prometheus metrics on prom-client, one registry per gateway (tests run several in one process).
- * prom-client keys a series by its label values in the declared label order (no sort, no regex per call)
- * and escapes label values only when /metrics is scraped. The per-request metrics are bound once per
- * route (`forRoute`), so the request path does one Map lookup and two increments.
+ * Prometheus metrics, one set per gateway (tests run several in one process). The metrics updated on every
+ * request (requests, latency, upstream attempts, cost, tokens, guardrail time) are bound series of
+ * bound-metrics.ts: a route's, a model's or an outcome's series is looked up once and then updated by an
+ * addition. The rest (rare events, gauges read at scrape time) are prom-client metrics in its registry, and
+ * /metrics renders both.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-
-type RequestLabels = 'route' | 'status' | 'code';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { BoundCounter, BoundHistogram, type CounterCell, type HistogramCell } from './bound-metrics.js';
 
 /** The request metrics of one route, bound at first use. */
 export class RouteMetrics {
-  readonly #requests: Counter<RequestLabels>;
+  readonly #requests: BoundCounter;
   readonly #route: string;
-  readonly #byOutcome = new Map<string, { inc: (by?: number) => void }>();
-  readonly #latency: { observe: (v: number) => void };
+  readonly #byOutcome = new Map<string | number, CounterCell>();
+  readonly #latency: HistogramCell;
 
-  constructor(requests: Counter<RequestLabels>, latency: Histogram<'route'>, route: string) {
+  constructor(requests: BoundCounter, latency: BoundHistogram, route: string) {
     this.#requests = requests;
     this.#route = route;
-    this.#latency = latency.labels(route);
+    this.#latency = latency.child(route);
   }
 
   /** One finished request: its status, its error code ('' when served) and its latency. */
   done(status: number, code: string, latencyMs: number): void {
-    const k = code ? `${status} ${code}` : String(status);
+    // Keyed by the number when served (no string built on the common path), by status and code otherwise.
+    const k = code ? `${status} ${code}` : status;
     let c = this.#byOutcome.get(k);
     if (!c) {
-      c = this.#requests.labels(this.#route, String(status), code);
+      c = this.#requests.child(this.#route, String(status), code);
       this.#byOutcome.set(k, c);
     }
     c.inc();
@@ -36,30 +37,16 @@ export class RouteMetrics {
 
 export class Metrics {
   readonly registry = new Registry();
-  readonly requests = new Counter({
-    name: 'svc_requests_total',
-    help: 'Inference requests by route, status and error code.',
-    labelNames: ['route', 'status', 'code'] as const,
-    registers: [this.registry],
-  });
-  readonly upstreamAttempts = new Counter({
-    name: 'svc_upstream_attempts_total',
-    help: 'Provider calls by provider and outcome.',
-    labelNames: ['provider', 'outcome'] as const,
-    registers: [this.registry],
-  });
-  readonly costNano = new Counter({
-    name: 'svc_cost_nano_usd_total',
-    help: 'Settled cost in nano-USD by model.',
-    labelNames: ['model'] as const,
-    registers: [this.registry],
-  });
-  readonly tokens = new Counter({
-    name: 'svc_tokens_total',
-    help: 'Billed tokens by model and kind.',
-    labelNames: ['model', 'kind'] as const,
-    registers: [this.registry],
-  });
+  readonly requests = new BoundCounter('svc_requests_total', 'Inference requests by route, status and error code.', ['route', 'status', 'code']);
+  readonly upstreamAttempts = new BoundCounter('svc_upstream_attempts_total', 'Provider calls by provider and outcome.', ['provider', 'outcome']);
+  readonly costNano = new BoundCounter('svc_cost_nano_usd_total', 'Settled cost in nano-USD by model.', ['model']);
+  readonly tokens = new BoundCounter('svc_tokens_total', 'Billed tokens by model and kind.', ['model', 'kind']);
+  readonly latency = new BoundHistogram('svc_request_latency_ms', 'Gateway time to first byte (ms).', ['route'], [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000]);
+  readonly #guardMs = new BoundHistogram('svc_guardrail_ms', 'Guardrail scoring time (ms).', [], [0.5, 1, 2, 5, 10, 25, 50, 100, 250]);
+  /** Guardrail scoring time of one request (ms). */
+  readonly guardMs: HistogramCell = this.#guardMs.child();
+  /** Rendered in this order, before prom-client's registry. */
+  readonly #bound = [this.requests, this.upstreamAttempts, this.costNano, this.tokens, this.latency, this.#guardMs];
   readonly backpressure = new Counter({
     name: 'svc_stream_backpressure_total',
     help: 'Stream writes that found the client socket full.',
@@ -69,19 +56,6 @@ export class Metrics {
   readonly settlementFailures = new Counter({
     name: 'svc_settlement_flush_failures_total',
     help: 'Failed settlement flushes.',
-    registers: [this.registry],
-  });
-  readonly latency = new Histogram({
-    name: 'svc_request_latency_ms',
-    help: 'Gateway time to first byte (ms).',
-    labelNames: ['route'] as const,
-    buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000],
-    registers: [this.registry],
-  });
-  readonly guardMs = new Histogram({
-    name: 'svc_guardrail_ms',
-    help: 'Guardrail scoring time (ms).',
-    buckets: [0.5, 1, 2, 5, 10, 25, 50, 100, 250],
     registers: [this.registry],
   });
   readonly guardFlags = new Counter({
@@ -110,15 +84,15 @@ export class Metrics {
     return m;
   }
 
-  readonly #attempts = new Map<string, { inc: (by?: number) => void }>();
-  readonly #settled = new Map<string, { cost: { inc: (by: number) => void }; input: { inc: (by: number) => void }; output: { inc: (by: number) => void } }>();
+  readonly #attempts = new Map<string, CounterCell>();
+  readonly #settled = new Map<string, { cost: CounterCell; input: CounterCell; output: CounterCell }>();
 
   /** One provider call and its outcome (status code or failure kind); the labelled child is bound once. */
   upstreamAttempt(provider: string, outcome: string): void {
     const k = `${provider}\u0000${outcome}`;
     let c = this.#attempts.get(k);
     if (!c) {
-      c = this.upstreamAttempts.labels(provider, outcome);
+      c = this.upstreamAttempts.child(provider, outcome);
       this.#attempts.set(k, c);
     }
     c.inc();
@@ -128,7 +102,7 @@ export class Metrics {
   settled(model: string, costNano: number, inputTokens: number, outputTokens: number): void {
     let c = this.#settled.get(model);
     if (!c) {
-      c = { cost: this.costNano.labels(model), input: this.tokens.labels(model, 'input'), output: this.tokens.labels(model, 'output') };
+      c = { cost: this.costNano.child(model), input: this.tokens.child(model, 'input'), output: this.tokens.child(model, 'output') };
       this.#settled.set(model, c);
     }
     c.cost.inc(costNano);
@@ -152,7 +126,8 @@ export class Metrics {
   readonly contentType = 'text/plain; version=0.0.4; charset=utf-8';
 
   async render(): Promise<string> {
-    const text = await this.registry.metrics();
+    const bound = this.#bound.map((m) => m.render()).join('\n\n');
+    const text = `${bound}\n\n${await this.registry.metrics()}`;
     const extra = this.gauges.map((g) => g()).filter((s) => s.length > 0);
     return extra.length ? `${text}${extra.join('\n')}\n` : text;
   }

@@ -14,7 +14,7 @@ export interface InspectDeps {
   guardrails: GatewayConfig['guardrails'];
   scorer: Pick<ScoreBatcher, 'score'>;
   thresholds: () => Readonly<Record<GuardCategory, number>>;
-  metrics: Pick<Metrics, 'guardMs' | 'guardFlags' | 'guardSecondStage'>;
+  metrics: Pick<Metrics, 'guardFlags' | 'guardSecondStage'> & { guardMs: Pick<Metrics['guardMs'], 'observe'> };
   log: Pick<Logger, 'info' | 'warn'>;
   /** The optional second stage for the uncertain band (guardrails.secondStage), else null. */
   secondStage?: SecondStage | null;
@@ -127,12 +127,12 @@ export async function inspect(d: InspectDeps, st: RequestState, pending: Pending
     const scoring = pending.scoring;
     scoring.then(
       (results) => {
-        d.metrics.guardMs.observe({}, performance.now() - pending.startedAt);
+        d.metrics.guardMs.observe(performance.now() - pending.startedAt);
         const scores = categoryScores(results, pending.untrusted);
         reportMonitorHits(d, st.id, scores, thresholds, overThreshold(scores, thresholds), pending.partial);
       },
       (e: unknown) => {
-        d.metrics.guardMs.observe({}, performance.now() - pending.startedAt);
+        d.metrics.guardMs.observe(performance.now() - pending.startedAt);
         d.log.warn('guardrail scorer unavailable', { request_id: st.id, error: (e as Error).message });
       },
     );
@@ -154,7 +154,7 @@ export async function inspect(d: InspectDeps, st: RequestState, pending: Pending
       cause: e,
     });
   } finally {
-    d.metrics.guardMs.observe({}, performance.now() - pending.startedAt);
+    d.metrics.guardMs.observe(performance.now() - pending.startedAt);
   }
   const scores = categoryScores(results, pending.untrusted);
   let flagged = overThreshold(scores, thresholds);

@@ -31,7 +31,7 @@ function deps(mode: GatewayConfig['guardrails']['mode'], scorer: InspectDeps['sc
     scorer,
     thresholds: () => thresholds,
     metrics: {
-      guardMs: { observe: (_l: object, v: number) => void observed.push(v) },
+      guardMs: { observe: (v: number) => void observed.push(v) },
       guardFlags: { inc: (l: { category: string; mode: string }) => void flags.push(`${l.category}/${l.mode}`) },
       guardSecondStage: { inc: () => {} },
     } as unknown as InspectDeps['metrics'],

@@ -9,9 +9,9 @@ describe('Metrics (prom-client)', () => {
     r.done(200, '', 3);
     r.done(200, '', 7);
     r.done(429, 'rate_limited', 0.5);
-    m.costNano.inc({ model: 'a"b\\c' }, 5);
-    m.tokens.inc({ model: 'm', kind: 'input' }, 0);
-    m.guardMs.observe({}, 1.5);
+    m.settled('a"b\\c', 5, 0, 0);
+    m.settled('m', 0, 0, 0);
+    m.guardMs.observe(1.5);
     m.settlementFailures.inc();
     m.gauge('svc_settlement_pending', 'Settlement entries queued.', () => 4);
     m.gauges.push(() => '# TYPE svc_endpoint_breaker_open gauge\nsvc_endpoint_breaker_open{model="x"} 0');
