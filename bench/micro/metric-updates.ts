@@ -73,6 +73,7 @@ const variants: [string, (i: number) => void][] = [
   ['prom-client bound children', updater(viaPromClient())],
   ['bound series (bound-metrics.ts)', updater(viaBound())],
 ];
+console.log('\nMetric updates of one request (bench/micro/metric-updates.ts), %d requests per round:\n', n);
 console.log('| variant | round | ns per request (7 updates) |');
 console.log('|---|---:|---:|');
 for (let round = 1; round <= rounds; round++) {

@@ -2,7 +2,7 @@
  * Counters and histograms for the per-request metrics, whose label sets are bound once: a bound series is a plain
  * numeric cell, so an update on the request path is an addition and allocates nothing. prom-client's bound children
  * (`counter.labels(...)`) still build their label hash string and validate the label names on every call: a request's
- * seven updates (requests, latency, upstream attempt, cost, two token counts, guardrail time) cost 3.6-4.8 us through
+ * seven updates (requests, latency, upstream attempt, cost, two token counts, guardrail time) cost 2.8-4.8 us through
  * prom-client against 0.1-0.2 us as cells (bench/micro/metric-updates.ts), and prom-client's label hashes were ~2% of
  * the bytes a request allocates (a sampling allocation profile under load).
  *
