@@ -7,9 +7,10 @@
  */
 import { Counter, Histogram, Registry } from 'prom-client';
 import { BoundCounter, BoundHistogram } from '../../src/obs/bound-metrics.js';
+import { GUARD_BUCKETS_MS, LATENCY_BUCKETS_MS } from '../../src/obs/metrics.js';
 
-const LATENCY = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000];
-const GUARD = [0.5, 1, 2, 5, 10, 25, 50, 100, 250];
+const LATENCY = [...LATENCY_BUCKETS_MS];
+const GUARD = [...GUARD_BUCKETS_MS];
 
 /** The series one request updates, bound once. */
 interface RequestSeries {

@@ -11,9 +11,14 @@
  * not updated per request stay on prom-client (metrics.ts).
  */
 
-/** A label value as the text format writes it: backslash, newline and double quote escaped. */
+/** HELP text as the text format writes it: backslash and newline escaped. */
+function escapeHelp(v: string): string {
+  return v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+}
+
+/** A label value as the text format writes it: double quote escaped too. */
 function escapeLabel(v: string): string {
-  return v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+  return escapeHelp(v).replace(/"/g, '\\"');
 }
 
 /** A sample value as prom-client writes it. */
@@ -31,7 +36,7 @@ function labelText(names: readonly string[], values: readonly string[]): string 
 }
 
 function header(name: string, help: string, type: string): string {
-  return `# HELP ${name} ${help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}\n# TYPE ${name} ${type}`;
+  return `# HELP ${name} ${escapeHelp(help)}\n# TYPE ${name} ${type}`;
 }
 
 /** One series of a BoundCounter. */

@@ -35,14 +35,18 @@ export class RouteMetrics {
   }
 }
 
+/** Bucket bounds (ms) of the request latency and guardrail time histograms. */
+export const LATENCY_BUCKETS_MS: readonly number[] = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000];
+export const GUARD_BUCKETS_MS: readonly number[] = [0.5, 1, 2, 5, 10, 25, 50, 100, 250];
+
 export class Metrics {
   readonly registry = new Registry();
   readonly requests = new BoundCounter('svc_requests_total', 'Inference requests by route, status and error code.', ['route', 'status', 'code']);
   readonly upstreamAttempts = new BoundCounter('svc_upstream_attempts_total', 'Provider calls by provider and outcome.', ['provider', 'outcome']);
   readonly costNano = new BoundCounter('svc_cost_nano_usd_total', 'Settled cost in nano-USD by model.', ['model']);
   readonly tokens = new BoundCounter('svc_tokens_total', 'Billed tokens by model and kind.', ['model', 'kind']);
-  readonly latency = new BoundHistogram('svc_request_latency_ms', 'Gateway time to first byte (ms).', ['route'], [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10000]);
-  readonly #guardMs = new BoundHistogram('svc_guardrail_ms', 'Guardrail scoring time (ms).', [], [0.5, 1, 2, 5, 10, 25, 50, 100, 250]);
+  readonly latency = new BoundHistogram('svc_request_latency_ms', 'Gateway time to first byte (ms).', ['route'], LATENCY_BUCKETS_MS);
+  readonly #guardMs = new BoundHistogram('svc_guardrail_ms', 'Guardrail scoring time (ms).', [], GUARD_BUCKETS_MS);
   /** Guardrail scoring time of one request (ms). */
   readonly guardMs: HistogramCell = this.#guardMs.child();
   /** Rendered in this order, before prom-client's registry. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Metrics } from '../../../src/obs/metrics.js';
 
-describe('Metrics (prom-client)', () => {
+describe('Metrics', () => {
   it('keeps the metric names and renders bound route series, label values escaped', async () => {
     const m = new Metrics();
     const r = m.forRoute('/v1/chat/completions');
