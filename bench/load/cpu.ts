@@ -9,6 +9,8 @@
  * (`embedded`, `durable`, `redis`, `both` = embedded and redis, or a comma-separated list; `embedded` is a throwaway
  * store with no database flush, `durable` the default configuration: the database on disk and the settlement journal), BENCH_MODES (`non-stream,stream`), BENCH_VARY=1 for a new prompt per request. BENCH_PROF=1 writes V8 CPU profiles of
  * the gateway's main thread and of its worker threads (workers inherit `--cpu-prof`) into the printed folder.
+ * BENCH_GUARD=enforce runs the default guardrail mode instead of monitor; BENCH_VARIANT_ARGS='<node flags>' adds, in every
+ * round, this build started with those flags as well (for example `--max-semi-space-size=8`).
  */
 import autocannon from 'autocannon';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -17,7 +19,7 @@ import { join } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
-import { freePort, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
+import { freePort, nodeArgsFrom, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
@@ -31,7 +33,15 @@ const STORE_KINDS = STORE_ARG === 'both' ? ['embedded', 'redis'] : STORE_ARG.spl
  * this one in every round, so a before/after comparison sees the same machine load. Labelled by folder name.
  */
 const BASES = new Map((process.env.BENCH_BASE ?? '').split(',').filter(Boolean).map((d) => [d.replace(/\/+$/, '').split('/').pop()!, d]));
-const STORES = STORE_KINDS.flatMap((s) => [...[...BASES.keys()].map((b) => `${s}@${b}`), s]);
+/**
+ * BENCH_VARIANT_ARGS='<node flags>': also run this build with these node flags added after the defaults (a later flag
+ * wins), labelled `<store>~flags`, interleaved in every round: for before/after measurements of a runtime flag.
+ */
+const VARIANT_ARGS = nodeArgsFrom('BENCH_VARIANT_ARGS');
+/** BENCH_GUARD=enforce: the default guardrail mode (every request waits for its scores) instead of monitor, as the issue measured. */
+const GUARD_MODE = process.env.BENCH_GUARD ?? 'monitor';
+if (GUARD_MODE !== 'monitor' && GUARD_MODE !== 'enforce') throw new Error(`BENCH_GUARD must be monitor or enforce, got "${GUARD_MODE}"`);
+const STORES = STORE_KINDS.flatMap((s) => [...[...BASES.keys()].map((b) => `${s}@${b}`), s, ...(VARIANT_ARGS.length > 0 ? [`${s}~flags`] : [])]);
 const MODES = (process.env.BENCH_MODES ?? 'non-stream,stream').split(',');
 const PROF = Boolean(process.env.BENCH_PROF);
 /**
@@ -132,12 +142,13 @@ async function main(): Promise<void> {
     for (const store of STORES) {
       const port = await freePort();
       const configPath = join(dir, `config-${store}.json`);
-      const kind = store.split('@')[0];
+      const kind = store.split(/[@~]/)[0];
       // durable: no store setting at all, so the gateway runs as `make run` does (database and journal in SVC_DATA_DIR).
       const storeConfig = kind === 'embedded' ? { store: { kind: 'memory', snapshotPath: null } } : {};
-      writeGatewayConfig(configPath, simUrl, { ...storeConfig, guardrails: { mode: 'monitor' } });
+      writeGatewayConfig(configPath, simUrl, { ...storeConfig, guardrails: { mode: GUARD_MODE } });
       const from = store.includes('@') ? BASES.get(store.split('@')[1]!)! : root;
-      const child = startNode([...GATEWAY_NODE_FLAGS, ...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, store)}`] : []), join(from, 'dist/src/main.js')], {
+      const variant = store.endsWith('~flags') ? VARIANT_ARGS : [];
+      const child = startNode([...GATEWAY_NODE_FLAGS, ...variant, ...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, store)}`] : []), join(from, 'dist/src/main.js')], {
         SVC_CONFIG: configPath,
         SVC_PORT: String(port),
         SVC_DASHBOARD_PORT: '0',
