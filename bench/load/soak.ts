@@ -2,13 +2,14 @@
  * Soak: the real gateway (child process) on the durable embedded store (LMDB in a fresh data directory, the
  * settlement journal on) or on Redis (SOAK_REDIS_URL), under autocannon for SOAK_SECONDS, sampling its
  * resident memory every SOAK_SAMPLE_S. Default settings, as an operator runs it: the default log level (info),
- * guardrails scoring (monitor, as the sustained bench), every prompt distinct (no cache answers it), one request
- * in three streaming. The RSS column must go flat after warm-up; the table and the latency summary are written to
- * bench/results/soak-<store>.md.
+ * guardrails scoring (monitor, as the sustained bench; SOAK_GUARD=enforce for the default mode), every prompt
+ * distinct (no cache answers it), one request in three streaming. The RSS column must go flat after warm-up; the
+ * table and the latency summary are written to bench/results/soak-<store>.md.
  *
  *   node dist/bench/load/soak.js                       # 120 s, 32 connections, embedded store
  *   SOAK_SECONDS=600 SOAK_CONNECTIONS=512 node dist/bench/load/soak.js
  *   SOAK_CONNECTIONS=2048 SOAK_DOC_BYTES=16384 SOAK_OUT=/tmp/soak.md node dist/bench/load/soak.js
+ *   SOAK_GUARD=enforce SOAK_SECONDS=1200 SOAK_CONNECTIONS=256 node dist/bench/load/soak.js   # the default guardrail mode
  */
 import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,9 @@ const REDIS = process.env.SOAK_REDIS_URL ?? null;
 const DOC_BYTES = Number(process.env.SOAK_DOC_BYTES ?? 0);
 /** Where the table goes (default bench/results/soak-<store>.md; empty: printed only). */
 const OUT = process.env.SOAK_OUT;
+/** SOAK_GUARD=enforce: the default guardrail mode (every request waits for its scores) instead of monitor. */
+const GUARD_MODE = process.env.SOAK_GUARD ?? 'monitor';
+if (GUARD_MODE !== 'monitor' && GUARD_MODE !== 'enforce') throw new Error(`SOAK_GUARD must be monitor or enforce, got "${GUARD_MODE}"`);
 const DOC_WORDS = ['the', 'invoice', 'for', 'October', 'was', 'charged', 'twice', 'and', 'our', 'team', 'reviewed', 'each', 'ledger', 'entry', 'before', 'closing', 'ticket'];
 
 /** A distinct pasted document of about DOC_BYTES bytes (request n's words). */
@@ -80,7 +84,7 @@ async function main(): Promise<void> {
   const configPath = join(dir, 'config.json');
   writeGatewayConfig(configPath, simUrl, {
     store: REDIS ? { kind: 'redis', url: REDIS } : { kind: 'memory' },
-    guardrails: { mode: 'monitor' },
+    guardrails: { mode: GUARD_MODE },
     ...(process.env.SOAK_LOG_LEVEL ? { log: { level: process.env.SOAK_LOG_LEVEL } } : {}),
   });
   const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(SIM_PORT)], {});
@@ -124,7 +128,7 @@ async function main(): Promise<void> {
     const lines = [
       `# Soak: ${REDIS ? 'Redis' : 'embedded (LMDB, journal on)'} store, ${SECONDS} s, ${CONNECTIONS} connections`,
       '',
-      'Default log level, guardrails in monitor mode, every prompt distinct, one request in three streaming' +
+      `Default log level, guardrails in ${GUARD_MODE} mode, every prompt distinct, one request in three streaming` +
         (DOC_BYTES > 0 ? `, one in five pasting a ${DOC_BYTES}-byte document.` : '.'),
       '',
       `requests ${result.requests.total} (${Math.round(result.requests.average)}/s), non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}; ` +
