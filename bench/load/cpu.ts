@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
-import { freePort, nodeArgsFrom, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
+import { freePort, guardModeFrom, nodeArgsFrom, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
@@ -39,8 +39,7 @@ const BASES = new Map((process.env.BENCH_BASE ?? '').split(',').filter(Boolean).
  */
 const VARIANT_ARGS = nodeArgsFrom('BENCH_VARIANT_ARGS');
 /** BENCH_GUARD=enforce: the default guardrail mode (every request waits for its scores) instead of monitor, as the issue measured. */
-const GUARD_MODE = process.env.BENCH_GUARD ?? 'monitor';
-if (GUARD_MODE !== 'monitor' && GUARD_MODE !== 'enforce') throw new Error(`BENCH_GUARD must be monitor or enforce, got "${GUARD_MODE}"`);
+const GUARD_MODE = guardModeFrom('BENCH_GUARD');
 const STORES = STORE_KINDS.flatMap((s) => [...[...BASES.keys()].map((b) => `${s}@${b}`), s, ...(VARIANT_ARGS.length > 0 ? [`${s}~flags`] : [])]);
 const MODES = (process.env.BENCH_MODES ?? 'non-stream,stream').split(',');
 const PROF = Boolean(process.env.BENCH_PROF);

@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
-import { freePort, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
+import { freePort, guardModeFrom, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
 
 const N = Number(process.env.BENCH_N ?? 5000);
@@ -37,8 +37,7 @@ const CONNECTIONS = Number(process.env.BENCH_SUSTAIN_CONNECTIONS ?? 16);
 const STREAM = Boolean(process.env.BENCH_STREAM);
 const TOP = Number(process.env.BENCH_TOP ?? 0);
 const PROXY = Boolean(process.env.BENCH_PROXY);
-const GUARD_MODE = process.env.BENCH_GUARD ?? 'monitor';
-if (GUARD_MODE !== 'monitor' && GUARD_MODE !== 'enforce') throw new Error(`BENCH_GUARD must be monitor or enforce, got "${GUARD_MODE}"`);
+const GUARD_MODE = guardModeFrom('BENCH_GUARD');
 /** What the proxy asks the simulator for: the model the gateway routes gpt-4o-mini to (as the sustained bench). */
 const UPSTREAM_MODEL = DEMO_CATALOG.find((m) => m.id === 'gpt-4o-mini')!.endpoints[0]!.upstreamModel;
 const KEY = 'sk-svc-bench-0000000000000000000000';

@@ -26,6 +26,13 @@ export function nodeArgsFrom(variable: string): string[] {
   return (process.env[variable] ?? '').split(' ').filter((a) => a !== '');
 }
 
+/** The guardrail mode a bench runs the gateway in, from an environment variable: monitor (default) or enforce. */
+export function guardModeFrom(variable: string): 'monitor' | 'enforce' {
+  const mode = process.env[variable] ?? 'monitor';
+  if (mode !== 'monitor' && mode !== 'enforce') throw new Error(`${variable} must be monitor or enforce, got "${mode}"`);
+  return mode;
+}
+
 export function startNode(args: string[], env: Record<string, string | undefined>): ChildProcess {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr?.on('data', (d: Buffer) => {

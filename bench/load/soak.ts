@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
-import { nodeArgsFrom, procStats, startNode, waitForHttp, writeGatewayConfig } from './proc.js';
+import { guardModeFrom, nodeArgsFrom, procStats, startNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
 const SIM_PORT = 19_200;
 const GW_PORT = 19_280;
@@ -31,8 +31,7 @@ const DOC_BYTES = Number(process.env.SOAK_DOC_BYTES ?? 0);
 /** Where the table goes (default bench/results/soak-<store>.md; empty: printed only). */
 const OUT = process.env.SOAK_OUT;
 /** SOAK_GUARD=enforce: the default guardrail mode (every request waits for its scores) instead of monitor. */
-const GUARD_MODE = process.env.SOAK_GUARD ?? 'monitor';
-if (GUARD_MODE !== 'monitor' && GUARD_MODE !== 'enforce') throw new Error(`SOAK_GUARD must be monitor or enforce, got "${GUARD_MODE}"`);
+const GUARD_MODE = guardModeFrom('SOAK_GUARD');
 const DOC_WORDS = ['the', 'invoice', 'for', 'October', 'was', 'charged', 'twice', 'and', 'our', 'team', 'reviewed', 'each', 'ledger', 'entry', 'before', 'closing', 'ticket'];
 
 /** A distinct pasted document of about DOC_BYTES bytes (request n's words). */
