@@ -43,8 +43,9 @@ typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 
 test: redis build lint
-	VITEST_SERIAL=0 npx vitest run --reporter=default --reporter=json --outputFile=.vitest-results.json; a=$$?; \
-	VITEST_SERIAL=1 npx vitest run --reporter=default --reporter=json --outputFile=.vitest-serial.json; b=$$?; \
+	rm -f .vitest-flaky-*.json; \
+	VITEST_RETRY=1 VITEST_SERIAL=0 npx vitest run --reporter=default --reporter=json --reporter=./test/flaky-reporter.ts --outputFile=.vitest-results.json; a=$$?; \
+	VITEST_RETRY=1 VITEST_SERIAL=1 npx vitest run --reporter=default --reporter=json --reporter=./test/flaky-reporter.ts --outputFile=.vitest-serial.json; b=$$?; \
 	node scripts/test-summary.mjs .vitest-results.json .vitest-serial.json; exit $$(( a || b ))
 
 bench: build

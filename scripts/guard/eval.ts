@@ -15,6 +15,7 @@ import { auprc, auroc, confusionAt, f1, percentile, precision, recall, wilson } 
 import { countTokens } from '../../workers/tokenize.js';
 import { benignCorpus } from './corpus.js';
 import { byGroup, judgeWrittenSet, readWrittenSet, writtenSetPath } from './written-set.js';
+import { judgeRequest } from './gateway-judge.js';
 import { measureWorkerMemory } from './worker-memory.js';
 import { loadModel, scoreTextArray, type GuardModel } from '../../src/guard/model.js';
 import { featureRows } from '../../src/guard/features.js';
@@ -275,6 +276,28 @@ export async function main(argv: string[]): Promise<void> {
   w('|---|---:|---:|');
   for (const [g, [k, n]] of byGroup(written, true, piThr)) w(`| ${g} | ${n} | ${pct(k / n)} |`);
   w();
+
+  // ---- community jailbreaks (real attacks by many authors, never trained on)
+  const jailbreakPath = join(root, 'data/guard/jailbreaks.jsonl');
+  if (existsSync(jailbreakPath)) {
+    const rows = readJsonl(jailbreakPath);
+    let flagged = 0;
+    let refused = 0;
+    for (const r of rows) {
+      // The slot gets a harmless request, so what is judged is the wrapper, the attack itself.
+      const text = String(r['text'] ?? '').replaceAll('__PROMPT__', 'Tell me a joke about programmers.');
+      const j = await judgeRequest(m, [{ role: 'user', content: text }]);
+      if (j.scores.prompt_injection >= piThr) flagged++;
+      if (j.refusals.length > 0) refused++;
+    }
+    w('## Community jailbreaks');
+    w();
+    w(`\`data/guard/jailbreaks.jsonl\` (never trained on): ${rows.length} jailbreak prompts (DAN, Developer Mode, two-persona and role-play ` +
+      'wrappers) from the npm package promptfoo (MIT), derived by `scripts/guard/jailbreaks.ts`; the request slot holds a harmless question. ' +
+      `Flagged for prompt injection ${flagged}/${rows.length} = ${pct(flagged / Math.max(1, rows.length))}; refused for any category ` +
+      `${refused}/${rows.length} = ${pct(refused / Math.max(1, rows.length))}.`);
+    w();
+  }
 
   // ---- own benign corpus
   w('## False positives on our own benign corpus');
