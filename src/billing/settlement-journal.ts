@@ -4,6 +4,12 @@
  * store later is therefore never the only copy. After a crash, start-up replays whatever the store had not
  * yet applied; the store applies each request id once, so replaying an entry it already has is a no-op.
  *
+ * Group commit: a response's record goes through appendThen(), which encodes it at once and writes every record
+ * gathered in the same event-loop turn with one write(2) on setImmediate, then lets each of those responses end.
+ * Under load a turn ends a handful of responses (6 on average in a closed loop at 64 connections, up to ~60), so
+ * most of the per-response write(2) calls go; at a low rate a turn holds one and nothing changes. The answer still
+ * never leaves before its record is in the kernel.
+ *
  * Loss window: a process crash (SIGKILL, OOM kill, panic) loses nothing: write(2) has handed the bytes to
  * the kernel, which writes them out whether or not the process lives. An OS crash or power cut can lose what
  * was written since the last fdatasync, which runs off the event loop every `syncMs` (default 1 s).
@@ -21,6 +27,9 @@ import { StoreUnavailableError, type SettlementEntry } from '../store/contract.j
 const SEGMENT_RE = /^settle-(\d+)\.jnl$/;
 /** A new segment is started once the current one holds this many bytes (so applied ones can be deleted). */
 const SEGMENT_BYTES = 4 * 1024 * 1024;
+/** The group-commit buffer: its starting size, and the size past which a burst's bigger buffer is given back. */
+const BATCH_START = 64 * 1024;
+const BATCH_KEEP = 1024 * 1024;
 
 interface Segment {
   n: number;
@@ -48,6 +57,16 @@ export class SettlementJournal {
   #closed = false;
   /** One line's bytes, reused by every append that fits (a longer line gets a buffer of its own, so this one never grows). */
   readonly #scratch = Buffer.allocUnsafe(8192);
+  /** Group commit: the lines appendThen() encoded this turn, their request ids, and what waits for their write. */
+  #batch = Buffer.allocUnsafe(BATCH_START);
+  #batchBytes = 0;
+  #batchIds: string[] = [];
+  #after: Array<(err: Error | null) => void> = [];
+  #flushArmed = false;
+  readonly #flushSoon = (): void => {
+    this.#flushArmed = false;
+    this.flush();
+  };
 
   /**
    * Opens the journal in `dir`. Entries left by a previous process are returned by `recovered()` and stay on
@@ -80,7 +99,59 @@ export class SettlementJournal {
 
   /** Unapplied entries currently tracked (a bounded number: what is queued, parked or being recovered). */
   get pending(): number {
-    return this.#where.size;
+    return this.#where.size + this.#batchIds.length;
+  }
+
+  /**
+   * Group commit: encodes the record now and writes it, with every other record appended this way in the same
+   * event-loop turn, in one write(2) on setImmediate (or sooner, when a synchronous append, markApplied or close
+   * comes first); `then` runs once that write has returned, with the error if it failed. After close() there is
+   * no journal: `then` runs at once (as append() does nothing then).
+   */
+  appendThen(entry: SettlementEntry, then: (err: Error | null) => void): void {
+    if (this.#closed) {
+      then(null);
+      return;
+    }
+    const json = JSON.stringify(entry);
+    const need = this.#batchBytes + json.length * 3 + 1;
+    if (need > this.#batch.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, this.#batch.length * 2));
+      this.#batch.copy(grown, 0, 0, this.#batchBytes);
+      this.#batch = grown;
+    }
+    this.#batchBytes += this.#batch.write(json, this.#batchBytes);
+    this.#batch[this.#batchBytes++] = 0x0a;
+    this.#batchIds.push(entry.requestId);
+    this.#after.push(then);
+    if (!this.#flushArmed) {
+      this.#flushArmed = true;
+      setImmediate(this.#flushSoon);
+    }
+  }
+
+  /** Writes what appendThen() gathered, then runs its callbacks in order. */
+  flush(): void {
+    if (this.#batchBytes === 0) return;
+    const bytes = this.#batchBytes;
+    const ids = this.#batchIds;
+    const after = this.#after;
+    this.#batchBytes = 0;
+    this.#batchIds = [];
+    this.#after = [];
+    let failure: Error | null = null;
+    try {
+      this.#rotateFor(bytes);
+      for (let off = 0; off < bytes; ) off += writeSync(this.#current.fd, this.#batch, off, bytes - off);
+      this.#current.bytes += bytes;
+      this.#dirty = true;
+      for (const rid of ids) this.#track(rid, this.#current);
+    } catch (e) {
+      failure = e instanceof Error ? e : new Error(String(e));
+    }
+    // A burst that grew the buffer does not keep it.
+    if (this.#batch.length > BATCH_KEEP) this.#batch = Buffer.allocUnsafe(BATCH_START);
+    for (const cb of after) cb(failure);
   }
 
   /**
@@ -89,6 +160,8 @@ export class SettlementJournal {
    */
   append(entry: SettlementEntry): void {
     if (this.#closed) return;
+    // Records gathered for a group commit go first: a request's final record must follow its provisional one.
+    this.flush();
     // The line is encoded into a reused buffer: no line string is built. Appending the newline to the JSON made a
     // rope that Buffer.byteLength flattened into a copy (~0.7 KB of garbage per request, sampling heap profiler).
     // Writing a Buffer per line instead cost ~1.3 KB.
@@ -97,20 +170,25 @@ export class SettlementJournal {
     const buf = json.length * 3 + 1 > this.#scratch.length ? Buffer.allocUnsafe(json.length * 3 + 1) : this.#scratch;
     const bytes = buf.write(json, 0) + 1;
     buf[bytes - 1] = 0x0a;
-    if (this.#current.bytes + bytes > this.#segmentBytes && this.#current.bytes > 0) {
-      const old = this.#current;
-      this.#current = this.#openSegment(old.n + 1);
-      this.#closeFd(old);
-      if (old.pending === 0) this.#drop(old);
-    }
+    this.#rotateFor(bytes);
     for (let off = 0; off < bytes; ) off += writeSync(this.#current.fd, buf, off, bytes - off);
     this.#current.bytes += bytes;
     this.#dirty = true;
     this.#track(entry.requestId, this.#current);
   }
 
+  /** Starts a new segment when `bytes` more would take the current one past its size. */
+  #rotateFor(bytes: number): void {
+    if (this.#current.bytes + bytes <= this.#segmentBytes || this.#current.bytes === 0) return;
+    const old = this.#current;
+    this.#current = this.#openSegment(old.n + 1);
+    this.#closeFd(old);
+    if (old.pending === 0) this.#drop(old);
+  }
+
   /** The store has applied these (or already had them): their records are no longer needed. */
   markApplied(requestIds: Iterable<string>): void {
+    this.flush();
     for (const rid of requestIds) {
       const seg = this.#where.get(rid);
       if (seg === undefined) continue;
@@ -123,6 +201,7 @@ export class SettlementJournal {
   /** Flushes to disk and closes; an empty journal leaves no file behind. */
   close(): void {
     if (this.#closed) return;
+    this.flush();
     this.#closed = true;
     if (this.#syncTimer !== null) clearInterval(this.#syncTimer);
     fdatasyncSync(this.#current.fd);

@@ -41,7 +41,7 @@ export const BACKLOG_BATCHES = 8;
  * close() flushes everything still queued (graceful shutdown).
  *
  * With a journal (settlement-journal.ts) every entry is written to local disk synchronously when it is
- * queued (and provisionally, by `journal()`, before a response's last byte), so a crash loses no entry: the
+ * queued (and provisionally, by `journalThen()`, before a response's last byte), so a crash loses no entry: the
  * next start replays what the store had not applied.
  */
 export class SettlementQueue {
@@ -73,8 +73,15 @@ export class SettlementQueue {
    * Records an entry durably without queueing it: called as a response ends, before its last byte leaves,
    * with the cost already known. enqueue() later records the final entry (same request id; the last wins).
    */
-  journal(entry: SettlementEntry): void {
-    this.opts.journal?.append(entry);
+  /**
+   * Journals a response's record before its last byte, with group commit: `then` runs once the record is in the kernel (with the error if the write
+   * failed), at the end of this event-loop turn, with every other record of the turn written in the same
+   * write(2); at once when there is no journal.
+   */
+  journalThen(entry: SettlementEntry, then: (err: Error | null) => void): void {
+    const journal = this.opts.journal;
+    if (journal) journal.appendThen(entry, then);
+    else then(null);
   }
 
   /**

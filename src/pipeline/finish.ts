@@ -125,13 +125,17 @@ class JournalingSink implements ResponseSink {
   }
 
   send(status: number, headers: HeaderList, body: string | Uint8Array): void {
-    this.#journal();
-    this.res.send(status, headers, body);
+    const entry = this.#entry();
+    if (entry === null) this.res.send(status, headers, body);
+    else this.deps.settlement.journalThen(entry, (err) => (err ? this.#unrecorded(err) : this.res.send(status, headers, body)));
   }
 
   begin(status: number, headers: HeaderList): void {
+    this.#begun = true;
     this.res.begin(status, headers);
   }
+
+  #begun = false;
 
   write(chunk: string | Uint8Array): boolean {
     return this.res.write(chunk);
@@ -142,14 +146,26 @@ class JournalingSink implements ResponseSink {
   }
 
   end(...chunks: (string | Uint8Array)[]): void {
-    this.#journal();
-    this.res.end(...chunks);
+    const entry = this.#entry();
+    if (entry === null) this.res.end(...chunks);
+    else this.deps.settlement.journalThen(entry, (err) => (err ? this.#unrecorded(err) : this.res.end(...chunks)));
   }
 
-  #journal(): void {
+  /** The record to journal before the last byte (null when nothing is billed), kept with the request. */
+  #entry(): SettlementEntry | null {
     const entry = settlementEntry(this.st, this.endpoint, 'ok');
-    if (entry === null) return;
-    this.deps.settlement.journal(entry);
-    this.st.journaled = entry;
+    if (entry !== null) this.st.journaled = entry;
+    return entry;
+  }
+
+  /**
+   * The record could not be written (disk full, I/O error): the answer is withheld, since it could not be billed
+   * after a crash. A whole response becomes a 503; a stream, whose status has left, is cut short without its end.
+   */
+  #unrecorded(err: Error): void {
+    this.deps.log.error('settlement journal write failed; answer withheld', { request_id: this.st.id, error: err.message });
+    if (this.res.aborted) return;
+    if (this.#begun) this.res.end();
+    else sendError(this.deps, this.st, this.res, new GatewayError('service_unavailable', { message: 'Billing journal unavailable.', cause: err }));
   }
 }

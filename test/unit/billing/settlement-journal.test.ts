@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +9,9 @@ import { MemoryStore } from '../../../src/store/memory/memory-store.js';
 import { orgRecord, settlement } from '../../conformance/store-fixtures.js';
 
 const files = (dir: string): string[] => readdirSync(dir).sort();
+/** Every record in the journal's files, read without opening a journal (opening one on a live directory would tidy it). */
+const written = (dir: string): unknown[] =>
+  files(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown));
 
 describe('SettlementJournal', () => {
   let dir: string;
@@ -54,6 +57,64 @@ describe('SettlementJournal', () => {
     expect(b.recovered()).toEqual(entries);
     b.markApplied(entries.map((e) => e.requestId));
     b.close();
+    j.close();
+  });
+
+  it('group commit: records of one turn are written together before any of their callbacks runs, in order', async () => {
+    const j = new SettlementJournal(dir, { syncMs: 0 });
+    const entries = Array.from({ length: 5 }, (_x, i) => settlement('o', 'k', { cost: i + 1 }));
+    const seen: Array<[string, number, Error | null]> = [];
+    const onDisk = (): number => written(dir).length;
+    for (const e of entries) j.appendThen(e, (err) => seen.push([e.requestId, onDisk(), err]));
+    // Nothing is written, and nothing answered, within the turn.
+    expect(seen).toEqual([]);
+    expect(onDisk()).toBe(0);
+    expect(j.pending).toBe(5);
+    await new Promise((r) => setImmediate(r));
+    // Every callback found all five records in the kernel already: one write for the turn.
+    expect(seen).toEqual(entries.map((e) => [e.requestId, 5, null]));
+    expect(written(dir)).toEqual(entries);
+    j.markApplied(entries.map((e) => e.requestId));
+    expect(j.pending).toBe(0);
+    j.close();
+    expect(files(dir)).toEqual([]);
+  });
+
+  it('group commit: a synchronous append, markApplied and close write the gathered records first', () => {
+    const j = new SettlementJournal(dir, { syncMs: 0 });
+    const provisional = settlement('o', 'k', { cost: 1 });
+    const done: string[] = [];
+    j.appendThen(provisional, () => done.push('provisional written'));
+    // The final record of the same request, repriced: it must land after the provisional one (the last one wins).
+    j.append({ ...provisional, cost: 2 });
+    expect(done).toEqual(['provisional written']);
+    expect(written(dir)).toEqual([provisional, { ...provisional, cost: 2 }]);
+    // markApplied on a record still gathered: written and tracked first, so its segment can go.
+    const other = settlement('o', 'k');
+    j.appendThen(other, () => done.push('other written'));
+    j.markApplied([provisional.requestId, other.requestId]);
+    expect(done).toEqual(['provisional written', 'other written']);
+    expect(j.pending).toBe(0);
+    const last = settlement('o', 'k');
+    j.appendThen(last, () => done.push('last written'));
+    j.close();
+    expect(done.at(-1)).toBe('last written');
+    expect(written(dir).at(-1)).toEqual(last);
+  });
+
+  it('group commit: a burst of long records grows the buffer and rotates by bytes, losing nothing', async () => {
+    const j = new SettlementJournal(dir, { syncMs: 0, segmentBytes: 50_000 });
+    const long = '€'.repeat(5_000);
+    const entries = Array.from({ length: 40 }, (_x, i) => settlement('o', 'k', { tags: [`${i}`, long] }));
+    let ok = 0;
+    for (const e of entries) j.appendThen(e, (err) => (err === null ? ok++ : undefined));
+    await new Promise((r) => setImmediate(r));
+    expect(ok).toBe(40);
+    expect(written(dir)).toEqual(entries);
+    // ~600 KB in one turn: one write, then the next turn starts a segment of its own.
+    j.appendThen(settlement('o', 'k'), () => undefined);
+    j.flush();
+    expect(files(dir).length).toBe(2);
     j.close();
   });
 

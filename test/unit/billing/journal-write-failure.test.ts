@@ -1,0 +1,143 @@
+/**
+ * A settlement journal whose write(2) fails (disk full, I/O error): every response waiting on that group commit
+ * learns it, and the journaling response sink withholds the answer (503 for a whole response, a stream cut short)
+ * instead of answering something a crash could leave unbilled. writeSync is made to fail through a module mock.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SettlementJournal } from '../../../src/billing/settlement-journal.js';
+import { SettlementQueue } from '../../../src/billing/settlement.js';
+import { Logger } from '../../../src/obs/logger.js';
+import { journalingSink } from '../../../src/pipeline/finish.js';
+import type { GatewayDeps } from '../../../src/pipeline/deps.js';
+import { RequestState } from '../../../src/pipeline/state.js';
+import type { Principal } from '../../../src/pipeline/authenticate.js';
+import type { HeaderList, IncomingRequest, ResponseSink } from '../../../src/server/types.js';
+import { MemoryStore } from '../../../src/store/memory/memory-store.js';
+import { settlement } from '../../conformance/store-fixtures.js';
+
+const disk = vi.hoisted(() => ({ full: false }));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const writeSync = ((...args: Parameters<typeof fs.writeSync>) => {
+    if (disk.full) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    return (fs.writeSync as (...a: Parameters<typeof fs.writeSync>) => number)(...args);
+  }) as typeof fs.writeSync;
+  return { ...fs, writeSync };
+});
+
+const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+/** Records what the sink was asked to send. */
+class RecordingSink implements ResponseSink {
+  aborted = false;
+  backpressureEvents = 0;
+  sent: Array<{ status: number; body: string }> = [];
+  begun: number | null = null;
+  chunks: string[] = [];
+  ended = false;
+  onAbort(): void {}
+  send(status: number, _headers: HeaderList, body: string | Uint8Array): void {
+    this.sent.push({ status, body: Buffer.from(body).toString() });
+  }
+  begin(status: number): void {
+    this.begun = status;
+  }
+  write(chunk: string | Uint8Array): boolean {
+    this.chunks.push(Buffer.from(chunk).toString());
+    return true;
+  }
+  drained(): Promise<void> {
+    return Promise.resolve();
+  }
+  end(...chunks: (string | Uint8Array)[]): void {
+    for (const c of chunks) this.chunks.push(Buffer.from(c).toString());
+    this.ended = true;
+  }
+}
+
+describe('a settlement journal that cannot write', () => {
+  let dir: string;
+  let errors: string[];
+  let journal: SettlementJournal;
+  let deps: GatewayDeps;
+  let store: MemoryStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-journal-fail-'));
+    errors = [];
+    journal = new SettlementJournal(dir, { syncMs: 0 });
+    store = new MemoryStore({ snapshotPath: null });
+    const log = new Logger('error', true, (line) => errors.push(line));
+    const queue = new SettlementQueue(store, { batchSize: 100, flushMs: 60_000, journal }, log);
+    deps = { settlement: queue, log } as unknown as GatewayDeps;
+  });
+  afterEach(async () => {
+    disk.full = false;
+    journal.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const servedState = (): RequestState => {
+    const st = new RequestState({ path: '/v1/chat/completions' } as IncomingRequest);
+    st.principal = { org: { id: 'o' }, key: { id: 'k', teamId: null }, team: null, alias: 'sk-...abcd', legacy: false } as unknown as Principal;
+    st.servedModel = 'gpt-4o-mini';
+    st.cost = 1_000;
+    st.status = 200;
+    return st;
+  };
+
+  it('tells every response of the failed group commit, tracks none of them, and writes again once the disk recovers', async () => {
+    disk.full = true;
+    const results: Array<string | null> = [];
+    for (let i = 0; i < 3; i++) journal.appendThen(settlement('o', 'k'), (err) => results.push(err ? (err as NodeJS.ErrnoException).code ?? err.message : null));
+    await tick();
+    expect(results).toEqual(['ENOSPC', 'ENOSPC', 'ENOSPC']);
+    expect(journal.pending).toBe(0);
+    disk.full = false;
+    journal.appendThen(settlement('o', 'k'), (err) => results.push(err === null ? 'written' : 'failed'));
+    await tick();
+    expect(results.at(-1)).toBe('written');
+    expect(journal.pending).toBe(1);
+  });
+
+  it('withholds a whole response: 503 service_unavailable instead of the answer, and says why in the log', async () => {
+    const st = servedState();
+    const res = new RecordingSink();
+    disk.full = true;
+    journalingSink(deps, st, '/v1/chat/completions', res).send(200, {}, '{"answer":"the unbillable one"}');
+    expect(res.sent).toEqual([]); // nothing leaves before the record is written
+    await tick();
+    expect(res.sent).toHaveLength(1);
+    expect(res.sent[0]?.status).toBe(503);
+    expect(JSON.parse(res.sent[0]?.body ?? '{}')).toMatchObject({ error: { code: 'service_unavailable' } });
+    expect(res.sent[0]?.body).not.toContain('unbillable');
+    expect(errors.join('\n')).toContain('settlement journal write failed');
+  });
+
+  it('cuts a stream short without its last bytes', async () => {
+    const st = servedState();
+    const res = new RecordingSink();
+    const sink = journalingSink(deps, st, '/v1/chat/completions', res);
+    sink.begin(200, {});
+    sink.write('data: {"delta":"hi"}\n\n');
+    disk.full = true;
+    sink.end('data: {"usage":{}}\n\n', 'data: [DONE]\n\n');
+    await tick();
+    expect(res.ended).toBe(true);
+    expect(res.chunks).toEqual(['data: {"delta":"hi"}\n\n']);
+  });
+
+  it('answers normally once the record is written', async () => {
+    const st = servedState();
+    const res = new RecordingSink();
+    journalingSink(deps, st, '/v1/chat/completions', res).send(200, {}, '{"answer":42}');
+    expect(res.sent).toEqual([]);
+    await tick();
+    expect(res.sent).toEqual([{ status: 200, body: '{"answer":42}' }]);
+    expect(st.journaled?.requestId).toBe(st.id);
+    expect(journal.pending).toBe(1);
+  });
+});
