@@ -141,10 +141,7 @@ export class SettlementJournal {
     this.#after = [];
     let failure: Error | null = null;
     try {
-      this.#rotateFor(bytes);
-      for (let off = 0; off < bytes; ) off += writeSync(this.#current.fd, this.#batch, off, bytes - off);
-      this.#current.bytes += bytes;
-      this.#dirty = true;
+      this.#write(this.#batch, bytes);
       for (const rid of ids) this.#track(rid, this.#current);
     } catch (e) {
       failure = e instanceof Error ? e : new Error(String(e));
@@ -170,12 +167,31 @@ export class SettlementJournal {
     const buf = json.length * 3 + 1 > this.#scratch.length ? Buffer.allocUnsafe(json.length * 3 + 1) : this.#scratch;
     const bytes = buf.write(json, 0) + 1;
     buf[bytes - 1] = 0x0a;
-    this.#rotateFor(bytes);
-    for (let off = 0; off < bytes; ) off += writeSync(this.#current.fd, buf, off, bytes - off);
-    this.#current.bytes += bytes;
-    this.#dirty = true;
+    this.#write(buf, bytes);
     this.#track(entry.requestId, this.#current);
   }
+
+  /**
+   * Writes whole lines to the current segment (rotating first when they would overflow it). A write that failed
+   * part-way may have left a torn line: the next write starts with a newline, so replay skips only that fragment
+   * and not the line written after it.
+   */
+  #write(buf: Buffer, bytes: number): void {
+    this.#rotateFor(bytes);
+    if (this.#torn) {
+      writeSync(this.#current.fd, '\n');
+      this.#current.bytes += 1;
+      this.#torn = false;
+    }
+    this.#torn = true;
+    for (let off = 0; off < bytes; ) off += writeSync(this.#current.fd, buf, off, bytes - off);
+    this.#torn = false;
+    this.#current.bytes += bytes;
+    this.#dirty = true;
+  }
+
+  /** A write failed part-way through (see #write). */
+  #torn = false;
 
   /** Starts a new segment when `bytes` more would take the current one past its size. */
   #rotateFor(bytes: number): void {

@@ -70,13 +70,10 @@ export class SettlementQueue {
   }
 
   /**
-   * Records an entry durably without queueing it: called as a response ends, before its last byte leaves,
-   * with the cost already known. enqueue() later records the final entry (same request id; the last wins).
-   */
-  /**
-   * Journals a response's record before its last byte, with group commit: `then` runs once the record is in the kernel (with the error if the write
-   * failed), at the end of this event-loop turn, with every other record of the turn written in the same
-   * write(2); at once when there is no journal.
+   * Records an entry durably without queueing it: called as a response ends, with the cost already known, and
+   * `then` sends the response's last bytes once the record is in the kernel (with the error if the write failed).
+   * Group commit: that is at the end of this event-loop turn, every record of the turn in one write(2); at once
+   * when there is no journal. enqueue() later records the final entry (same request id; the last wins).
    */
   journalThen(entry: SettlementEntry, then: (err: Error | null) => void): void {
     const journal = this.opts.journal;

@@ -127,7 +127,7 @@ class JournalingSink implements ResponseSink {
   send(status: number, headers: HeaderList, body: string | Uint8Array): void {
     const entry = this.#entry();
     if (entry === null) this.res.send(status, headers, body);
-    else this.deps.settlement.journalThen(entry, (err) => (err ? this.#unrecorded(err) : this.res.send(status, headers, body)));
+    else this.deps.settlement.journalThen(entry, (err) => this.#after(err, () => this.res.send(status, headers, body)));
   }
 
   begin(status: number, headers: HeaderList): void {
@@ -148,7 +148,20 @@ class JournalingSink implements ResponseSink {
   end(...chunks: (string | Uint8Array)[]): void {
     const entry = this.#entry();
     if (entry === null) this.res.end(...chunks);
-    else this.deps.settlement.journalThen(entry, (err) => (err ? this.#unrecorded(err) : this.res.end(...chunks)));
+    else this.deps.settlement.journalThen(entry, (err) => this.#after(err, () => this.res.end(...chunks)));
+  }
+
+  /**
+   * Runs after the group commit, with the other responses of the turn: never throws, so one response's failure
+   * cannot keep the others from being sent.
+   */
+  #after(err: Error | null, answer: () => void): void {
+    try {
+      if (err) this.#unrecorded(err);
+      else answer();
+    } catch (e) {
+      this.deps.log.error('response after the settlement journal write failed', { request_id: this.st.id, error: (e as Error)?.stack ?? String(e) });
+    }
   }
 
   /** The record to journal before the last byte (null when nothing is billed), kept with the request. */

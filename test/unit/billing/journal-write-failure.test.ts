@@ -18,11 +18,19 @@ import type { HeaderList, IncomingRequest, ResponseSink } from '../../../src/ser
 import { MemoryStore } from '../../../src/store/memory/memory-store.js';
 import { settlement } from '../../conformance/store-fixtures.js';
 
-const disk = vi.hoisted(() => ({ full: false }));
+const disk = vi.hoisted(() => ({ full: false, tearNext: false }));
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
+  const real = fs.writeSync as (fd: number, buf: Buffer, off: number, len: number) => number;
   const writeSync = ((...args: Parameters<typeof fs.writeSync>) => {
     if (disk.full) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    if (disk.tearNext && Buffer.isBuffer(args[1])) {
+      // Half of the bytes reach the file, then the disk fills: a torn line.
+      disk.tearNext = false;
+      const [fd, buf, off, len] = args as unknown as [number, Buffer, number, number];
+      real(fd, buf, off, Math.floor(len / 2));
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    }
     return (fs.writeSync as (...a: Parameters<typeof fs.writeSync>) => number)(...args);
   }) as typeof fs.writeSync;
   return { ...fs, writeSync };
@@ -75,6 +83,7 @@ describe('a settlement journal that cannot write', () => {
   });
   afterEach(async () => {
     disk.full = false;
+    disk.tearNext = false;
     journal.close();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -101,6 +110,21 @@ describe('a settlement journal that cannot write', () => {
     await tick();
     expect(results.at(-1)).toBe('written');
     expect(journal.pending).toBe(1);
+  });
+
+  it('a write torn part-way costs only its own records: the next write starts on a new line', async () => {
+    const [torn, after] = [settlement('o', 'k', { cost: 1 }), settlement('o', 'k', { cost: 2 })];
+    const results: Array<Error | null> = [];
+    disk.tearNext = true;
+    journal.appendThen(torn, (err) => results.push(err));
+    await tick();
+    expect(results[0]).toBeInstanceOf(Error);
+    journal.appendThen(after, (err) => results.push(err));
+    await tick();
+    expect(results[1]).toBeNull();
+    journal.close();
+    // Replay after a restart: the torn fragment is skipped, the record written after it is not lost.
+    expect(new SettlementJournal(dir, { syncMs: 0 }).recovered()).toEqual([after]);
   });
 
   it('withholds a whole response: 503 service_unavailable instead of the answer, and says why in the log', async () => {
