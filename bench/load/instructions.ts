@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
-import { freePort, guardModeFrom, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
+import { freePort, guardModeFrom, waitForHttp, withSimulator, writeGatewayConfig } from './proc.js';
 
 
 const N = Number(process.env.BENCH_N ?? 5000);
@@ -158,11 +158,7 @@ function symbolAt(entries: PerfEntry[], addr: number): string | null {
 async function main(): Promise<void> {
   const root = projectRoot();
   const dir = mkdtempSync(join(tmpdir(), 'svc-instr-'));
-  const simPort = await freePort();
-  const simUrl = `http://127.0.0.1:${simPort}`;
-  const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(simPort)], {});
-  try {
-    await waitForHttp(`${simUrl}/_sim/health`);
+  await withSimulator(root, async (simUrl) => {
     const builds = [...(process.env.BENCH_BASE ?? '').split(',').filter(Boolean), root];
     process.stdout.write(`| build | ${STREAM ? 'stream' : 'non-stream'} instructions per request (M) | of which V8's compilers | without the compilers (M) |\n|---|---:|---:|---:|\n`);
     const targets: Target[] = [...(PROXY ? [{ kind: 'proxy' as const, root }] : []), ...builds.map((b) => ({ kind: 'gateway' as const, root: b }))];
@@ -175,9 +171,7 @@ async function main(): Promise<void> {
       process.stdout.write(`| ${c.build} | ${(c.perRequest / 1e6).toFixed(3)}${ratio} | ${(100 * c.compilerShare).toFixed(1)}% | ${rest.toFixed(3)} |\n`);
       for (const [fn, ir] of c.top) process.stdout.write(`    ${((100 * ir) / (c.perRequest * N)).toFixed(2).padStart(6)}%  ${fn.slice(0, 140)}\n`);
     }
-  } finally {
-    await stopNode(sim);
-  }
+  });
 }
 
 main().catch((e: unknown) => {

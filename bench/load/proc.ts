@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { simulatedCatalog } from '../../src/dev/bootstrap.js';
 import { DEMO_ALIASES, DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
 
@@ -31,6 +32,19 @@ export function guardModeFrom(variable: string): 'monitor' | 'enforce' {
   const mode = process.env[variable] ?? 'monitor';
   if (mode !== 'monitor' && mode !== 'enforce') throw new Error(`${variable} must be monitor or enforce, got "${mode}"`);
   return mode;
+}
+
+/** Starts the simulator (`cli.js sim`) of the build in `root` on a free port, runs `fn` with its URL once it answers, then stops it. */
+export async function withSimulator<T>(root: string, fn: (simUrl: string) => Promise<T>): Promise<T> {
+  const port = await freePort();
+  const simUrl = `http://127.0.0.1:${port}`;
+  const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(port)], {});
+  try {
+    await waitForHttp(`${simUrl}/_sim/health`);
+    return await fn(simUrl);
+  } finally {
+    await stopNode(sim);
+  }
 }
 
 export function startNode(args: string[], env: Record<string, string | undefined>): ChildProcess {

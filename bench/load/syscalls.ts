@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
-import { freePort, guardModeFrom, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
+import { freePort, guardModeFrom, startNode, stopNode, waitForHttp, withSimulator, writeGatewayConfig } from './proc.js';
 
 const N = Number(process.env.BENCH_N ?? 3000);
 const WARM = Number(process.env.BENCH_WARM ?? 5000);
@@ -83,11 +83,7 @@ async function count(kind: 'proxy' | 'gateway', simUrl: string, dir: string): Pr
 async function main(): Promise<void> {
   const root = projectRoot();
   const dir = mkdtempSync(join(tmpdir(), 'svc-syscalls-'));
-  const simPort = await freePort();
-  const simUrl = `http://127.0.0.1:${simPort}`;
-  const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(simPort)], {});
-  try {
-    await waitForHttp(`${simUrl}/_sim/health`);
+  await withSimulator(root, async (simUrl) => {
     const proxy = await count('proxy', simUrl, dir);
     const gateway = await count('gateway', simUrl, dir);
     const names = [...new Set([...proxy.keys(), ...gateway.keys()])].sort((a, b) => (gateway.get(b) ?? 0) - (gateway.get(a) ?? 0));
@@ -95,9 +91,7 @@ async function main(): Promise<void> {
     process.stdout.write(`| system call (per non-stream request, ${N} requests, guardrails ${GUARD_MODE}) | bare proxy | gateway |\n|---|---:|---:|\n`);
     for (const name of names) process.stdout.write(`| ${name} | ${(proxy.get(name) ?? 0).toFixed(2)} | ${(gateway.get(name) ?? 0).toFixed(2)} |\n`);
     process.stdout.write(`| **all** | ${sum(proxy).toFixed(2)} | ${sum(gateway).toFixed(2)} |\n`);
-  } finally {
-    await stopNode(sim);
-  }
+  });
 }
 
 main().catch((e: unknown) => {

@@ -55,14 +55,17 @@ export class SettlementJournal {
   readonly #syncTimer: NodeJS.Timeout | null;
   #dirty = false;
   #closed = false;
-  /** One line's bytes, reused by every append that fits (a longer line gets a buffer of its own, so this one never grows). */
-  readonly #scratch = Buffer.allocUnsafe(8192);
-  /** Group commit: the lines appendThen() encoded this turn, their request ids, and what waits for their write. */
+  /**
+   * The lines encoded and not yet written (every record is encoded here, by append() as by appendThen(): no line
+   * string is built), their request ids, and what waits for their write (appendThen's callbacks).
+   */
   #batch = Buffer.allocUnsafe(BATCH_START);
   #batchBytes = 0;
   #batchIds: string[] = [];
   #after: Array<(err: Error | null) => void> = [];
   #flushArmed = false;
+  /** A write failed part-way through (see #write). */
+  #torn = false;
   readonly #flushSoon = (): void => {
     this.#flushArmed = false;
     this.flush();
@@ -113,7 +116,21 @@ export class SettlementJournal {
       then(null);
       return;
     }
+    this.#encode(entry);
+    this.#after.push(then);
+    if (!this.#flushArmed) {
+      this.#flushArmed = true;
+      setImmediate(this.#flushSoon);
+    }
+  }
+
+  /**
+   * One line into the batch. Appending the newline to the JSON string made a rope that Buffer.byteLength flattened
+   * into a copy (~0.7 KB of garbage per request, sampling heap profiler); a Buffer per line cost ~1.3 KB.
+   */
+  #encode(entry: SettlementEntry): void {
     const json = JSON.stringify(entry);
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
     const need = this.#batchBytes + json.length * 3 + 1;
     if (need > this.#batch.length) {
       const grown = Buffer.allocUnsafe(Math.max(need, this.#batch.length * 2));
@@ -123,22 +140,23 @@ export class SettlementJournal {
     this.#batchBytes += this.#batch.write(json, this.#batchBytes);
     this.#batch[this.#batchBytes++] = 0x0a;
     this.#batchIds.push(entry.requestId);
-    this.#after.push(then);
-    if (!this.#flushArmed) {
-      this.#flushArmed = true;
-      setImmediate(this.#flushSoon);
-    }
   }
 
   /** Writes what appendThen() gathered, then runs its callbacks in order. */
   flush(): void {
-    if (this.#batchBytes === 0) return;
+    const failure = this.#flush();
+    const after = this.#after;
+    this.#after = [];
+    for (const cb of after) cb(failure);
+  }
+
+  /** Writes the batch (one write(2)) and tracks its records; the error if the write failed. */
+  #flush(): Error | null {
+    if (this.#batchBytes === 0) return null;
     const bytes = this.#batchBytes;
     const ids = this.#batchIds;
-    const after = this.#after;
     this.#batchBytes = 0;
     this.#batchIds = [];
-    this.#after = [];
     let failure: Error | null = null;
     try {
       this.#write(this.#batch, bytes);
@@ -148,7 +166,7 @@ export class SettlementJournal {
     }
     // A burst that grew the buffer does not keep it.
     if (this.#batch.length > BATCH_KEEP) this.#batch = Buffer.allocUnsafe(BATCH_START);
-    for (const cb of after) cb(failure);
+    return failure;
   }
 
   /**
@@ -157,18 +175,14 @@ export class SettlementJournal {
    */
   append(entry: SettlementEntry): void {
     if (this.#closed) return;
-    // Records gathered for a group commit go first: a request's final record must follow its provisional one.
-    this.flush();
-    // The line is encoded into a reused buffer: no line string is built. Appending the newline to the JSON made a
-    // rope that Buffer.byteLength flattened into a copy (~0.7 KB of garbage per request, sampling heap profiler).
-    // Writing a Buffer per line instead cost ~1.3 KB.
-    const json = JSON.stringify(entry);
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    const buf = json.length * 3 + 1 > this.#scratch.length ? Buffer.allocUnsafe(json.length * 3 + 1) : this.#scratch;
-    const bytes = buf.write(json, 0) + 1;
-    buf[bytes - 1] = 0x0a;
-    this.#write(buf, bytes);
-    this.#track(entry.requestId, this.#current);
+    // Behind the records gathered for a group commit, in the same write: a request's final record must follow its
+    // provisional one. Their callbacks learn the outcome; the caller gets a failure thrown.
+    this.#encode(entry);
+    const after = this.#after;
+    this.#after = [];
+    const failure = this.#flush();
+    for (const cb of after) cb(failure);
+    if (failure !== null) throw failure;
   }
 
   /**
@@ -189,9 +203,6 @@ export class SettlementJournal {
     this.#current.bytes += bytes;
     this.#dirty = true;
   }
-
-  /** A write failed part-way through (see #write). */
-  #torn = false;
 
   /** Starts a new segment when `bytes` more would take the current one past its size. */
   #rotateFor(bytes: number): void {

@@ -112,6 +112,9 @@ class JournalingSink implements ResponseSink {
     private readonly res: ResponseSink,
   ) {}
 
+  /** A stream's status and headers have been handed over (a failure can then only cut it short). */
+  #begun = false;
+
   get aborted(): boolean {
     return this.res.aborted;
   }
@@ -134,8 +137,6 @@ class JournalingSink implements ResponseSink {
     this.#begun = true;
     this.res.begin(status, headers);
   }
-
-  #begun = false;
 
   write(chunk: string | Uint8Array): boolean {
     return this.res.write(chunk);

@@ -43,12 +43,14 @@ class RecordingSink implements ResponseSink {
   aborted = false;
   backpressureEvents = 0;
   sent: Array<{ status: number; body: string }> = [];
+  headers: HeaderList[] = [];
   begun: number | null = null;
   chunks: string[] = [];
   ended = false;
   onAbort(): void {}
-  send(status: number, _headers: HeaderList, body: string | Uint8Array): void {
+  send(status: number, headers: HeaderList, body: string | Uint8Array): void {
     this.sent.push({ status, body: Buffer.from(body).toString() });
+    this.headers.push(headers);
   }
   begin(status: number): void {
     this.begun = status;
@@ -127,6 +129,15 @@ describe('a settlement journal that cannot write', () => {
     expect(new SettlementJournal(dir, { syncMs: 0 }).recovered()).toEqual([after]);
   });
 
+  it('the synchronous append throws on a torn write, and the record written after it survives replay', () => {
+    const [torn, after] = [settlement('o', 'k', { cost: 3 }), settlement('o', 'k', { cost: 4 })];
+    disk.tearNext = true;
+    expect(() => journal.append(torn)).toThrow(/ENOSPC/);
+    journal.append(after);
+    journal.close();
+    expect(new SettlementJournal(dir, { syncMs: 0 }).recovered()).toEqual([after]);
+  });
+
   it('withholds a whole response: 503 service_unavailable instead of the answer, and says why in the log', async () => {
     const st = servedState();
     const res = new RecordingSink();
@@ -138,6 +149,10 @@ describe('a settlement journal that cannot write', () => {
     expect(res.sent[0]?.status).toBe(503);
     expect(JSON.parse(res.sent[0]?.body ?? '{}')).toMatchObject({ error: { code: 'service_unavailable' } });
     expect(res.sent[0]?.body).not.toContain('unbillable');
+    expect(res.headers[0]).toMatchObject({ 'x-svc-request-id': st.id, 'content-type': 'application/json' });
+    // Not a served answer: no model, cost or token headers.
+    expect(res.headers[0]?.['x-svc-request-cost']).toBeUndefined();
+    expect(res.headers[0]?.['x-svc-model']).toBeUndefined();
     expect(errors.join('\n')).toContain('settlement journal write failed');
   });
 
