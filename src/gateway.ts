@@ -23,6 +23,8 @@ import { requestIdHeaders } from './pipeline/response-headers.js';
 import { responsesFrontEnd } from './pipeline/responses-front-end.js';
 import { retrieveResponseHandler } from './pipeline/responses-retrieve-handler.js';
 import { ResponsesStore } from './responses-store/responses-store.js';
+import { modelFromShared } from './guard/shared-model.js';
+import { InlineScorer } from './pool/inline-scorer.js';
 import { WorkerPool } from './pool/pool.js';
 import { ScoreBatcher } from './pool/score-batcher.js';
 import { ScoreCache } from './pool/score-cache.js';
@@ -44,10 +46,19 @@ export interface Gateway {
 /** Fallback thresholds when neither config nor the scorer's model file gives one. */
 const DEFAULT_THRESHOLD = 0.5;
 
-async function resolveThresholds(config: GatewayConfig, pool: WorkerPool, log: Logger): Promise<Record<GuardCategory, number>> {
+/**
+ * The thresholds in force (config over the model file's own) and, unless guardrails are off or inline scoring is
+ * disabled, the event loop's scorer of short texts over the model a worker loaded (its tables shared, not copied).
+ * Without a model, enforcing requests are refused 503 by the pool path as before.
+ */
+async function loadGuard(config: GatewayConfig, pool: WorkerPool, log: Logger): Promise<{ thresholds: Record<GuardCategory, number>; inline: InlineScorer | null }> {
   let fromModel: Record<string, number> = {};
+  let inline: InlineScorer | null = null;
   try {
-    fromModel = await pool.run('thresholds', {}, { tenant: '' });
+    const shared = await pool.run('model', {}, { tenant: '' });
+    fromModel = shared?.thresholds ?? (await pool.run('thresholds', {}, { tenant: '' }));
+    const { mode, inlineMaxChars } = config.guardrails;
+    if (shared !== null && mode !== 'off' && inlineMaxChars > 0) inline = new InlineScorer(modelFromShared(shared), inlineMaxChars);
   } catch (e) {
     if (config.guardrails.mode !== 'off') {
       log.warn('guardrail model unavailable: enforcing requests will be refused 503 until it is built', {
@@ -55,9 +66,9 @@ async function resolveThresholds(config: GatewayConfig, pool: WorkerPool, log: L
       });
     }
   }
-  const out = {} as Record<GuardCategory, number>;
-  for (const c of GUARD_CATEGORIES) out[c] = config.guardrails.thresholds[c] ?? fromModel[c] ?? DEFAULT_THRESHOLD;
-  return out;
+  const thresholds = {} as Record<GuardCategory, number>;
+  for (const c of GUARD_CATEGORIES) thresholds[c] = config.guardrails.thresholds[c] ?? fromModel[c] ?? DEFAULT_THRESHOLD;
+  return { thresholds, inline };
 }
 
 /**
@@ -94,7 +105,8 @@ export async function startGateway(
   metrics.gauge('svc_settlement_pending', 'Settlement entries queued.', () => settlement.pending);
   const scorer = new ScoreCache(new ScoreBatcher(pool, config.guardrails.timeoutMs));
   metrics.gauge('svc_guard_score_cache_hits', 'Texts whose guardrail scores came from the score cache (no pool task).', () => scorer.hits);
-  metrics.gauge('svc_guard_score_cache_misses', 'Texts sent to the worker pool for guardrail scoring.', () => scorer.misses);
+  metrics.gauge('svc_guard_score_cache_misses', 'Texts not in the score cache (scored on the event loop or in the worker pool).', () => scorer.misses);
+  metrics.gauge('svc_guard_scored_inline', 'Texts scored on the event loop (short; guardrails.inlineMaxChars), not in the worker pool.', () => scorer.inlined);
   const deps: GatewayDeps = {
     config,
     store,
@@ -123,7 +135,8 @@ export async function startGateway(
       linkedOnce ||= up;
     },
   });
-  const thresholds = await resolveThresholds(config, pool, log);
+  const { thresholds, inline } = await loadGuard(config, pool, log);
+  scorer.inline = inline;
   const th = (): Record<GuardCategory, number> => thresholds;
   const responsesStore = new ResponsesStore(store);
   let server: RunningServer | null = null;

@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { GUARD_LABELS, type GuardLabel } from '../src/guard/labels.js';
 import { loadModel, scoreText, type GuardModel, type GuardScores } from '../src/guard/model.js';
 import { defaultModelPath, findProjectRoot } from '../src/guard/paths.js';
+import { shareModel, type SharedGuardModel } from '../src/guard/shared-model.js';
 import { structureOffsets } from '../src/guard/structure.js';
 
 export { GUARD_LABELS, type GuardLabel, type GuardScores };
@@ -89,6 +90,20 @@ export function score({ texts }: ScoreTask): GuardScores[] {
   if (!Array.isArray(texts)) throw new TypeError('guard worker: task.texts must be an array of strings');
   const { model } = getModel();
   return texts.map((t) => scoreText(model, typeof t === 'string' ? t : String(t)));
+}
+
+/** The model as shared with the event loop (made once per loaded model; its tables then live on shared memory). */
+let shared: { path: string; model: SharedGuardModel | null } | null = null;
+
+/**
+ * The loaded model for the event loop's own scoring of short texts (src/pool/inline-scorer.ts): its tables move onto
+ * SharedArrayBuffers, so the returned description (cloned by piscina) shares them instead of copying. Null for a model
+ * without an int8 table. Throws as `score` does when the model is unavailable.
+ */
+export function model(_task?: Record<string, never>): SharedGuardModel | null {
+  const loaded = getModel();
+  if (shared === null || shared.path !== loaded.path) shared = { path: loaded.path, model: shareModel(loaded.model) };
+  return shared.model;
 }
 
 /** Model location, labels and default thresholds (loads the model, so it doubles as a warm-up task). */

@@ -6,6 +6,7 @@ import { providerNames } from '../providers/registry.js';
 import { ConfigError, FieldReader, unknownFields, type Json, type JsonObject } from './fields.js';
 import { mergeById, readAliases, readEndpoint, readModels } from './models.js';
 import { CONFIG_FIELDS, GUARD_CATEGORIES, type GatewayConfig, type GuardCategory, type GuardSecondStageConfig } from './schema.js';
+import { DEFAULT_INLINE_MAX_CHARS } from '../pool/inline-scorer.js';
 
 function parseFile(path: string): JsonObject {
   let text: string;
@@ -140,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
       thresholds,
       timeoutMs: guardTimeoutMs,
       maxChars: r.int(guardRaw, 'maxChars', 'guardrails', 32_768, 256, 10_000_000),
+      inlineMaxChars: r.int(guardRaw, 'inlineMaxChars', 'guardrails', DEFAULT_INLINE_MAX_CHARS, 0, 16_384),
       secondStage: readSecondStage(r, guardRaw.secondStage, guardTimeoutMs),
     },
     holds: { ttlMs: r.int(holds, 'ttlMs', 'holds', 15 * 60_000, 1000) },

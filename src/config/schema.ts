@@ -67,6 +67,12 @@ export interface GuardrailConfig {
   timeoutMs: number;
   /** Characters of prompt text scored; longer prompts get x-svc-guardrails: partial. */
   maxChars: number;
+  /**
+   * A request whose unscored texts add up to at most this many characters is scored on the event loop, with the
+   * model the workers share with it, instead of in the worker pool (src/pool/inline-scorer.ts); 0 sends every text
+   * to the pool.
+   */
+  inlineMaxChars: number;
   /** The optional second stage for the uncertain band (off = null, the default). */
   secondStage: GuardSecondStageConfig | null;
 }
@@ -170,6 +176,7 @@ export const CONFIG_FIELDS: { readonly [key: string]: FieldSpec } = {
     thresholds: 'open',
     timeoutMs: true,
     maxChars: true,
+    inlineMaxChars: true,
     secondStage: {
       endpoint: { provider: true, upstreamModel: true, baseUrl: true, apiKeyEnv: true, timeouts: TIMEOUT_FIELDS, headers: 'open' },
       band: { from: true, to: true },

@@ -59,7 +59,16 @@ export class HashIndex {
   readonly slots: Int32Array;
   readonly #mask: number;
 
-  constructor(hashes: ArrayLike<number>) {
+  /** An index over these hashes, or (`tables`) the keys and slots of an index built before, shared as they are. */
+  constructor(hashes: ArrayLike<number>, tables?: { keys: Uint32Array; slots: Int32Array }) {
+    if (tables !== undefined) {
+      const cap = tables.keys.length;
+      if (cap < 16 || (cap & (cap - 1)) !== 0 || tables.slots.length !== cap) throw new Error('HashIndex: tables must be a power of two long, keys and slots alike');
+      this.keys = tables.keys;
+      this.slots = tables.slots;
+      this.#mask = cap - 1;
+      return;
+    }
     let cap = 16;
     while (cap < hashes.length * 2) cap <<= 1;
     this.keys = new Uint32Array(cap);

@@ -155,6 +155,11 @@ export function attachQ8Table(model: GuardModel, q: Int8Array): void {
   tableCache.delete(model);
 }
 
+/** The int8 scoring table of a q8 model with 8 labels (weight = q * scale of its label); null for any other model. */
+export function q8Weights(model: GuardModel): Int8Array | null {
+  return q8Table(model)?.q ?? null;
+}
+
 const sharedBuf = new FeatureBuffer();
 
 function sigmoid(z: number): number {

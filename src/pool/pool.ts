@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ClassifyInput, ClassifyResult } from '../../workers/classify.js';
+import type { SharedGuardModel } from '../guard/shared-model.js';
 import { FairQueue, type QueueSignal } from './fair-queue.js';
 
 /** Walks up from this module to the directory holding package.json (works from src/ and dist/src/). */
@@ -31,6 +32,8 @@ export interface WorkerTasks {
   classify: { in: ClassifyInput; out: ClassifyResult };
   /** The scorer model's default per-category thresholds. */
   thresholds: { in: Record<string, never>; out: Record<string, number> };
+  /** The scorer model with its tables on shared memory, for the event loop's scoring of short texts. */
+  model: { in: Record<string, never>; out: SharedGuardModel | null };
 }
 
 /** Who a task is for: its organization (fair share of the pool) and an optional abort. */

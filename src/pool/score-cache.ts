@@ -1,3 +1,4 @@
+import type { InlineScorer } from './inline-scorer.js';
 import type { ScoreBatcher, ScoreOptions } from './score-batcher.js';
 
 type Scores = Record<string, number>;
@@ -33,6 +34,13 @@ export class ScoreCache {
   #chars = 0;
   hits = 0;
   misses = 0;
+  /** Texts of the misses scored on the event loop (the rest went to the worker pool). */
+  inlined = 0;
+  /**
+   * Scores a request's missing texts on the event loop when they are short enough (inline-scorer.ts); null until
+   * the model has been handed over by a worker, and when inline scoring is off.
+   */
+  inline: Pick<InlineScorer, 'scoreIfShort'> | null = null;
 
   constructor(inner: Pick<ScoreBatcher, 'score'>, opts: ScoreCacheOptions = {}) {
     this.#inner = inner;
@@ -70,15 +78,27 @@ export class ScoreCache {
     if (missing === null) return Promise.resolve(out);
     const idx = at!;
     const keyOf = keys!;
+    const scored = this.inline?.scoreIfShort(missing) ?? null;
+    if (scored !== null) {
+      opts.onDispatch?.();
+      this.inlined += missing.length;
+      this.#fill(out, idx, keyOf, scored);
+      return Promise.resolve(out);
+    }
     return this.#inner.score(missing, tenant, opts).then((scores) => {
-      for (let j = 0; j < idx.length; j++) {
-        const s = Object.freeze(scores[j]!);
-        out[idx[j]!] = s;
-        const key = keyOf[j]!;
-        if (key !== null) this.#remember(key, s);
-      }
+      this.#fill(out, idx, keyOf, scores);
       return out;
     });
+  }
+
+  /** Puts the scores of the missing texts (at `idx` in `out`) in place and remembers them. */
+  #fill(out: Scores[], idx: number[], keyOf: (string | null)[], scores: Scores[]): void {
+    for (let j = 0; j < idx.length; j++) {
+      const s = Object.freeze(scores[j]!);
+      out[idx[j]!] = s;
+      const key = keyOf[j]!;
+      if (key !== null) this.#remember(key, s);
+    }
   }
 
   #remember(key: string, scores: Readonly<Scores>): void {

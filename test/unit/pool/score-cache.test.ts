@@ -69,3 +69,46 @@ describe('ScoreCache', () => {
     expect(Object.isFrozen(again)).toBe(true);
   });
 });
+
+describe('ScoreCache with an inline scorer', () => {
+  /** Scores texts of at most `max` characters in all (as InlineScorer does), recording what it scored. */
+  function fakeInline(max: number) {
+    const scored: string[][] = [];
+    return {
+      scored,
+      scoreIfShort: (texts: readonly string[]) => {
+        if (texts.reduce((n, t) => n + t.length, 0) > max) return null;
+        scored.push([...texts]);
+        return texts.map((t) => ({ len: t.length, inline: 1 }));
+      },
+    };
+  }
+
+  it('scores short missing texts inline (no pool call), remembers them, and sends longer ones to the pool', async () => {
+    const inner = fakeBatcher();
+    const c = new ScoreCache(inner);
+    const inline = fakeInline(10);
+    c.inline = inline;
+    let dispatched = 0;
+    expect(await c.score(['sys', 'hi'], 'org-a', { onDispatch: () => dispatched++ })).toEqual([
+      { len: 3, inline: 1 },
+      { len: 2, inline: 1 },
+    ]);
+    expect(dispatched).toBe(1);
+    expect(inner.calls).toEqual([]);
+    // Known texts come from the cache; only the new, long one goes to the pool (over the inline bound).
+    expect(await c.score(['sys', 'a much longer turn'], 'org-a')).toEqual([{ len: 3, inline: 1 }, { len: 18 }]);
+    expect(inner.calls).toEqual([{ texts: ['a much longer turn'], tenant: 'org-a' }]);
+    expect(inline.scored).toEqual([['sys', 'hi']]);
+    expect([c.hits, c.misses, c.inlined]).toEqual([1, 3, 2]);
+  });
+
+  it('bounds the characters of a request, not of each text: several short texts over the bound go to the pool together', async () => {
+    const inner = fakeBatcher();
+    const c = new ScoreCache(inner);
+    c.inline = fakeInline(10);
+    await c.score(['abcdef', 'ghijkl'], 'org-a');
+    expect(inner.calls).toEqual([{ texts: ['abcdef', 'ghijkl'], tenant: 'org-a' }]);
+    expect(c.inlined).toBe(0);
+  });
+});

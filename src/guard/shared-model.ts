@@ -1,0 +1,103 @@
+/**
+ * A score-only guard model handed from the scoring worker that loaded it to the event loop without a copy: its
+ * tables (the int8 n-gram table, the word rows and their hash index, ~3.6 MiB) are moved onto SharedArrayBuffers,
+ * which a structured clone (piscina's task result) shares instead of copying. The event loop then scores short
+ * texts itself (src/pool/inline-scorer.ts) from the same memory the worker scores from, and never parses the
+ * model file (a parse held ~17 MiB of transient memory resident in a fresh process).
+ */
+import { HashIndex } from './embeddings.js';
+import type { FeatureConfig } from './features.js';
+import type { GuardLabel } from './labels.js';
+import { attachQ8Table, createEmptyModel, q8Weights, type GuardModel, type WindowConfig } from './model.js';
+
+/** What a worker hands over: small plain fields, and typed arrays over SharedArrayBuffers. */
+export interface SharedGuardModel {
+  labels: GuardLabel[];
+  features: FeatureConfig;
+  window: WindowConfig;
+  bias: number[];
+  thresholds: Record<GuardLabel, number>;
+  /** Per-label scales of the int8 weights. */
+  scales: number[];
+  /** The sub-category rule offsets in force (the operator's cuts applied), null when the model has none. */
+  structureOffsets: number[] | null;
+  /** featureRows(features) * 8 int8 weights. */
+  q: Int8Array;
+  words: {
+    hashes: Uint32Array;
+    rows: Float32Array;
+    floor: number;
+    scales: number[] | null;
+    keys: Uint32Array;
+    slots: Int32Array;
+  } | null;
+}
+
+type SharableArray = Int8Array | Uint32Array | Int32Array | Float32Array;
+
+/** The same values on a SharedArrayBuffer (the array itself when it is on one already). */
+function onShared<T extends SharableArray>(a: T): T {
+  if (a.buffer instanceof SharedArrayBuffer) return a;
+  const ctor = a.constructor as new (buffer: SharedArrayBuffer) => T;
+  const out = new ctor(new SharedArrayBuffer(a.byteLength));
+  out.set(a);
+  return out;
+}
+
+/**
+ * Moves a q8 model's tables onto SharedArrayBuffers (the model scores from them from then on; its former tables
+ * become garbage) and describes it for another thread. Null for a model that is not a q8 model with 8 labels,
+ * which only scores from its float table.
+ */
+export function shareModel(model: GuardModel): SharedGuardModel | null {
+  const enc = model.encoding;
+  const q = q8Weights(model);
+  if (q === null || enc.kind !== 'q8') return null;
+  const sq = onShared(q);
+  if (sq !== q) attachQ8Table(model, sq);
+  let words: SharedGuardModel['words'] = null;
+  const w = model.words;
+  if (w !== undefined) {
+    const hashes = onShared(w.hashes);
+    const rows = onShared(w.rows);
+    const keys = onShared(w.index.keys);
+    const slots = onShared(w.index.slots);
+    model.words = { hashes, rows, floor: w.floor, index: new HashIndex([], { keys, slots }), ...(w.scales !== undefined ? { scales: w.scales } : {}) };
+    words = { hashes, rows, floor: w.floor, scales: w.scales ?? null, keys, slots };
+  }
+  return {
+    labels: [...model.labels],
+    features: { ...model.features },
+    window: { ...model.window },
+    bias: [...model.bias],
+    thresholds: { ...model.thresholds },
+    scales: [...enc.scales],
+    structureOffsets: model.structureOffsets === undefined ? null : [...model.structureOffsets],
+    q: sq,
+    words,
+  };
+}
+
+/** The scoring model described by shareModel, over the shared tables (nothing large is copied). */
+export function modelFromShared(s: SharedGuardModel): GuardModel {
+  const model = createEmptyModel(s.features, s.window, false);
+  if (s.labels.length !== model.labels.length || s.labels.some((l, i) => l !== model.labels[i])) {
+    throw new Error(`guard model: shared label set ${JSON.stringify(s.labels)} does not match this build's`);
+  }
+  model.bias = Float64Array.from(s.bias);
+  model.thresholds = { ...s.thresholds };
+  model.encoding = { kind: 'q8', scales: [...s.scales] };
+  if (s.structureOffsets !== null) model.structureOffsets = Float64Array.from(s.structureOffsets);
+  attachQ8Table(model, s.q);
+  const w = s.words;
+  if (w !== null) {
+    model.words = {
+      hashes: w.hashes,
+      rows: w.rows,
+      floor: w.floor,
+      index: new HashIndex([], { keys: w.keys, slots: w.slots }),
+      ...(w.scales !== null ? { scales: w.scales } : {}),
+    };
+  }
+  return model;
+}
