@@ -69,3 +69,17 @@ describe('guardrails.inlineMaxChars 0: every text goes to the worker pool', () =
     expect(await scoredInline(t)).toBe(0);
   });
 });
+
+describe('inline scores under the operator\'s own cuts (guardrails.thresholds)', () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway({ config: { guardrails: { mode: 'enforce', thresholds: { hate: 0.3, sexual: 0.4, violence: 0.35 } } } });
+  });
+  afterAll(async () => t.close());
+
+  it('are the scores the worker gives with the same cuts (the sub-category rules follow the cuts in both)', async () => {
+    const texts = ['I will hurt you and your family.', 'Those people are vermin and should be removed.', 'Describe the battle of Verdun for a history essay.', 'hello'];
+    const fromWorker = await t.gw.deps.pool.run('score', { texts }, { tenant: '' });
+    expect((t.gw.deps.scorer as ScoreCache).inline?.scoreIfShort(texts)).toEqual(fromWorker);
+  });
+});
