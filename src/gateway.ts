@@ -38,6 +38,8 @@ export interface Gateway {
   port: number;
   deps: GatewayDeps;
   healthSync: HealthSync;
+  /** Where guardrail scoring runs, for the start-up banner: the mode, then the event loop's bound or why there is none. */
+  guardrails: string;
   /** Replaces the catalog (hot reload); the models listing and ETags follow. */
   setCatalog(catalog: Catalog): void;
   close(): Promise<void>;
@@ -51,14 +53,20 @@ const DEFAULT_THRESHOLD = 0.5;
  * disabled, the event loop's scorer of short texts over the model a worker loaded (its tables shared, not copied).
  * Without a model, enforcing requests are refused 503 by the pool path as before.
  */
-async function loadGuard(config: GatewayConfig, pool: WorkerPool, log: Logger): Promise<{ thresholds: Record<GuardCategory, number>; inline: InlineScorer | null }> {
+async function loadGuard(
+  config: GatewayConfig,
+  pool: WorkerPool,
+  log: Logger,
+): Promise<{ thresholds: Record<GuardCategory, number>; inline: InlineScorer | null; summary: string }> {
   let fromModel: Record<string, number> = {};
   let inline: InlineScorer | null = null;
+  let loaded = false;
   try {
     const shared = await pool.run('model', {}, { tenant: '' });
     fromModel = shared?.thresholds ?? (await pool.run('thresholds', {}, { tenant: '' }));
     const { mode, inlineMaxChars } = config.guardrails;
     if (shared !== null && mode !== 'off' && inlineMaxChars > 0) inline = new InlineScorer(modelFromShared(shared), inlineMaxChars);
+    loaded = true;
   } catch (e) {
     if (config.guardrails.mode !== 'off') {
       log.warn('guardrail model unavailable: enforcing requests will be refused 503 until it is built', {
@@ -68,7 +76,16 @@ async function loadGuard(config: GatewayConfig, pool: WorkerPool, log: Logger): 
   }
   const thresholds = {} as Record<GuardCategory, number>;
   for (const c of GUARD_CATEGORIES) thresholds[c] = config.guardrails.thresholds[c] ?? fromModel[c] ?? DEFAULT_THRESHOLD;
-  return { thresholds, inline };
+  const mode = config.guardrails.mode;
+  const summary =
+    mode === 'off'
+      ? 'off'
+      : !loaded
+        ? `${mode} (model unavailable: build it with make guard-model)`
+        : inline !== null
+          ? `${mode} (texts up to ${inline.maxChars} characters per request scored on the event loop, longer ones in the worker pool)`
+          : `${mode} (scored in the worker pool)`;
+  return { thresholds, inline, summary };
 }
 
 /**
@@ -135,7 +152,7 @@ export async function startGateway(
       linkedOnce ||= up;
     },
   });
-  const { thresholds, inline } = await loadGuard(config, pool, log);
+  const { thresholds, inline, summary: guardrails } = await loadGuard(config, pool, log);
   scorer.inline = inline;
   const th = (): Record<GuardCategory, number> => thresholds;
   const responsesStore = new ResponsesStore(store);
@@ -187,6 +204,7 @@ export async function startGateway(
     port: running.port,
     deps,
     healthSync,
+    guardrails,
     setCatalog(c: Catalog) {
       catalog = c;
     },

@@ -188,7 +188,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
         `  credential  ${c.variable} is unset: ${c.models.join(', ')} ${sim ? 'served by the simulator' : 'will be refused by the provider'}`,
     ),
     ...strayEnv.map((u) => `  ignored     ${u.name} is not a setting${u.suggestion ? ` (did you mean ${u.suggestion}?)` : ''}`),
-    `  guardrails  ${config.guardrails.mode}`,
+    `  guardrails  ${gw.guardrails}`,
     `  secrets     sealed with ${secrets.source}`,
   ];
   if (!sim) warnUnset(log, unsetCredentials);

@@ -109,7 +109,8 @@ describe('content inspection when the scorer cannot run', () => {
     await t.close();
   });
 
-  it('refuses 503 with x-svc-guardrails: unavailable, never a silent pass, $0', async () => {
+  it('refuses 503 with x-svc-guardrails: unavailable, never a silent pass, $0; no inline scorer, and the banner says why', async () => {
+    expect(t.gw.guardrails).toBe('enforce (model unavailable: build it with make guard-model)');
     const before = await snapshot(t);
     const res = await post(t, CHAT, ask('What is the capital of France?'));
     await expectRefusal(t, before, res, 503, 'service_unavailable', { 'x-svc-guardrails': 'unavailable' });

@@ -66,13 +66,15 @@ describe('operator start-up', () => {
 
   it('config.example.json extends the built-in catalog: the banner curl line still answers, the new models are listed', async () => {
     const dir = tmp();
-    proc = startMain({ ...(await baseEnv(dir)), SVC_DEV_BOOTSTRAP: 'true', SVC_CONFIG: join(ROOT, 'config.example.json') });
+    // Guardrails at their default (enforce) here: the banner says where scoring runs.
+    proc = startMain({ ...(await baseEnv(dir)), SVC_GUARDRAILS_MODE: 'enforce', SVC_DEV_BOOTSTRAP: 'true', SVC_CONFIG: join(ROOT, 'config.example.json') });
     expect(await proc.waitFor('svc gateway ready')).toBe(true);
     expect(await proc.waitFor(/curl -s .*\n.*\n\n/)).toBe(true);
     const banner = proc.stderr();
     const example = JSON.parse(readFileSync(join(ROOT, 'config.example.json'), 'utf8')) as { models: { id: string }[] };
     expect(banner).toContain(`models      ${DEMO_CATALOG.length + example.models.length} `);
     expect(banner).toMatch(/catalog {5}built-in \+ .*config\.example\.json/);
+    expect(banner).toMatch(/guardrails {2}enforce \(texts up to 1024 characters per request scored on the event loop, longer ones in the worker pool\)/);
     const { key, curl } = bannerFacts(banner);
     expect(key).not.toBeNull();
     expect(curl).toContain('"model":"gpt-4o-mini"');
@@ -114,6 +116,7 @@ describe('operator start-up', () => {
     expect(await proc.waitFor(/curl -s .*\n.*\n\n/)).toBe(true);
     const banner = proc.stderr();
     expect(banner).toContain('only (the built-in models are left out: "extends": "builtin" keeps them)');
+    expect(banner).toContain('guardrails  off\n');
     const { curl } = bannerFacts(banner);
     expect(curl).toContain('"model":"acme/only"');
     const { stdout } = await run('bash', ['-c', curl!]);
