@@ -93,7 +93,7 @@ export function score({ texts }: ScoreTask): GuardScores[] {
 }
 
 /** The model as shared with the event loop (made once per loaded model; its tables then live on shared memory). */
-let shared: { path: string; model: SharedGuardModel | null } | null = null;
+let shared: { of: GuardModel; model: SharedGuardModel | null } | null = null;
 
 /**
  * The loaded model for the event loop's own scoring of short texts (src/pool/inline-scorer.ts): its tables move onto
@@ -101,8 +101,8 @@ let shared: { path: string; model: SharedGuardModel | null } | null = null;
  * without an int8 table. Throws as `score` does when the model is unavailable.
  */
 export function model(_task?: Record<string, never>): SharedGuardModel | null {
-  const loaded = getModel();
-  if (shared === null || shared.path !== loaded.path) shared = { path: loaded.path, model: shareModel(loaded.model) };
+  const loaded = getModel().model;
+  if (shared?.of !== loaded) shared = { of: loaded, model: shareModel(loaded) };
   return shared.model;
 }
 

@@ -142,12 +142,13 @@ export class SettlementJournal {
     this.#batchIds.push(entry.requestId);
   }
 
-  /** Writes what appendThen() gathered, then runs its callbacks in order. */
-  flush(): void {
-    const failure = this.#flush();
+  /** Writes what appendThen() gathered, then runs its callbacks in order; returns the write's error, if any. */
+  flush(): Error | null {
     const after = this.#after;
     this.#after = [];
+    const failure = this.#flush();
     for (const cb of after) cb(failure);
+    return failure;
   }
 
   /** Writes the batch (one write(2)) and tracks its records; the error if the write failed. */
@@ -178,10 +179,7 @@ export class SettlementJournal {
     // Behind the records gathered for a group commit, in the same write: a request's final record must follow its
     // provisional one. Their callbacks learn the outcome; the caller gets a failure thrown.
     this.#encode(entry);
-    const after = this.#after;
-    this.#after = [];
-    const failure = this.#flush();
-    for (const cb of after) cb(failure);
+    const failure = this.flush();
     if (failure !== null) throw failure;
   }
 

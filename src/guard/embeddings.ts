@@ -53,22 +53,29 @@ export function loadEmbeddingTable(root: string): EmbeddingTable {
   return { dims: D, words, vectors };
 }
 
+/** The two tables of a HashIndex (a slot of -1 is empty). */
+export interface HashIndexTables {
+  keys: Uint32Array;
+  slots: Int32Array;
+}
+
 /** Open-addressing map from a 32-bit token hash to a row index (-1 when absent). */
 export class HashIndex {
   readonly keys: Uint32Array;
   readonly slots: Int32Array;
   readonly #mask: number;
 
-  /** An index over these hashes, or (`tables`) the keys and slots of an index built before, shared as they are. */
-  constructor(hashes: ArrayLike<number>, tables?: { keys: Uint32Array; slots: Int32Array }) {
-    if (tables !== undefined) {
-      const cap = tables.keys.length;
-      if (cap < 16 || (cap & (cap - 1)) !== 0 || tables.slots.length !== cap) throw new Error('HashIndex: tables must be a power of two long, keys and slots alike');
-      this.keys = tables.keys;
-      this.slots = tables.slots;
+  /** An index over these hashes, or over the keys and slots of an index built before (used as they are, not copied). */
+  constructor(source: ArrayLike<number> | HashIndexTables) {
+    if ('slots' in source) {
+      const cap = source.keys.length;
+      if (cap < 16 || (cap & (cap - 1)) !== 0 || source.slots.length !== cap) throw new Error('HashIndex: keys and slots must both be a power of two long');
+      this.keys = source.keys;
+      this.slots = source.slots;
       this.#mask = cap - 1;
       return;
     }
+    const hashes = source;
     let cap = 16;
     while (cap < hashes.length * 2) cap <<= 1;
     this.keys = new Uint32Array(cap);
@@ -112,8 +119,9 @@ export interface WordRows {
   scales?: number[];
 }
 
-export function createWordRows(hashes: Uint32Array, rows: Float32Array, floor: number, scales?: number[]): WordRows {
-  return { hashes, rows, floor, index: new HashIndex(hashes), ...(scales !== undefined ? { scales } : {}) };
+/** Word rows over these hashes; `index` is their index when one was built before (shared-model.ts), else one is built. */
+export function createWordRows(hashes: Uint32Array, rows: Float32Array, floor: number, scales?: number[], index: HashIndex = new HashIndex(hashes)): WordRows {
+  return { hashes, rows, floor, index, ...(scales !== undefined ? { scales } : {}) };
 }
 
 /** Quantise the rows in place to 8 bits with one scale per label (as quantizeWeights does for the n-gram table). */

@@ -5,7 +5,7 @@
  * texts itself (src/pool/inline-scorer.ts) from the same memory the worker scores from, and never parses the
  * model file (a parse held ~17 MiB of transient memory resident in a fresh process).
  */
-import { HashIndex } from './embeddings.js';
+import { createWordRows, HashIndex, type WordRows } from './embeddings.js';
 import type { FeatureConfig } from './features.js';
 import type { GuardLabel } from './labels.js';
 import { attachQ8Table, createEmptyModel, q8Weights, type GuardModel, type WindowConfig } from './model.js';
@@ -23,14 +23,22 @@ export interface SharedGuardModel {
   structureOffsets: number[] | null;
   /** featureRows(features) * 8 int8 weights. */
   q: Int8Array;
-  words: {
-    hashes: Uint32Array;
-    rows: Float32Array;
-    floor: number;
-    scales: number[] | null;
-    keys: Uint32Array;
-    slots: Int32Array;
-  } | null;
+  words: SharedWords | null;
+}
+
+/** The folded word rows and their hash index's tables. */
+interface SharedWords {
+  hashes: Uint32Array;
+  rows: Float32Array;
+  floor: number;
+  scales: number[] | null;
+  keys: Uint32Array;
+  slots: Int32Array;
+}
+
+/** Word rows over shared tables (the index's tables are used as they are, not rebuilt). */
+function wordRowsOf(w: SharedWords): WordRows {
+  return createWordRows(w.hashes, w.rows, w.floor, w.scales ?? undefined, new HashIndex({ keys: w.keys, slots: w.slots }));
 }
 
 type SharableArray = Int8Array | Uint32Array | Int32Array | Float32Array;
@@ -55,15 +63,11 @@ export function shareModel(model: GuardModel): SharedGuardModel | null {
   if (q === null || enc.kind !== 'q8') return null;
   const sq = onShared(q);
   if (sq !== q) attachQ8Table(model, sq);
-  let words: SharedGuardModel['words'] = null;
+  let words: SharedWords | null = null;
   const w = model.words;
   if (w !== undefined) {
-    const hashes = onShared(w.hashes);
-    const rows = onShared(w.rows);
-    const keys = onShared(w.index.keys);
-    const slots = onShared(w.index.slots);
-    model.words = { hashes, rows, floor: w.floor, index: new HashIndex([], { keys, slots }), ...(w.scales !== undefined ? { scales: w.scales } : {}) };
-    words = { hashes, rows, floor: w.floor, scales: w.scales ?? null, keys, slots };
+    words = { hashes: onShared(w.hashes), rows: onShared(w.rows), floor: w.floor, scales: w.scales ?? null, keys: onShared(w.index.keys), slots: onShared(w.index.slots) };
+    model.words = wordRowsOf(words);
   }
   return {
     labels: [...model.labels],
@@ -89,15 +93,6 @@ export function modelFromShared(s: SharedGuardModel): GuardModel {
   model.encoding = { kind: 'q8', scales: [...s.scales] };
   if (s.structureOffsets !== null) model.structureOffsets = Float64Array.from(s.structureOffsets);
   attachQ8Table(model, s.q);
-  const w = s.words;
-  if (w !== null) {
-    model.words = {
-      hashes: w.hashes,
-      rows: w.rows,
-      floor: w.floor,
-      index: new HashIndex([], { keys: w.keys, slots: w.slots }),
-      ...(w.scales !== null ? { scales: w.scales } : {}),
-    };
-  }
+  if (s.words !== null) model.words = wordRowsOf(s.words);
   return model;
 }
