@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { simulatedCatalog } from '../../src/dev/bootstrap.js';
@@ -47,8 +47,14 @@ export async function withSimulator<T>(root: string, fn: (simUrl: string) => Pro
   }
 }
 
+/**
+ * A node child process. Its stdout (the gateway's log lines) is discarded unless BENCH_STDOUT_DIR names a folder:
+ * then each child's stdout goes to <dir>/<pid>.log, to read what a run's non-2xx answers were.
+ */
 export function startNode(args: string[], env: Record<string, string | undefined>): ChildProcess {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const dir = process.env.BENCH_STDOUT_DIR;
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', dir ? 'pipe' : 'ignore', 'pipe'] });
+  if (dir && child.stdout) child.stdout.pipe(createWriteStream(join(dir, `${child.pid ?? 'unknown'}.log`)));
   child.stderr?.on('data', (d: Buffer) => {
     if (process.env.BENCH_VERBOSE) process.stderr.write(d);
   });

@@ -32,6 +32,11 @@ const DOC_BYTES = Number(process.env.SOAK_DOC_BYTES ?? 0);
 const OUT = process.env.SOAK_OUT;
 /** SOAK_GUARD=enforce: the default guardrail mode (every request waits for its scores) instead of monitor. */
 const GUARD_MODE = guardModeFrom('SOAK_GUARD');
+/** ' (429: 12, 503: 3)': the non-2xx answers by status, or nothing when there were none. */
+function statusText(stats: Partial<Record<string, { count?: number }>> | undefined): string {
+  const bad = Object.entries(stats ?? {}).filter(([code]) => !code.startsWith('2'));
+  return bad.length === 0 ? '' : ` (${bad.map(([code, s]) => `${code}: ${s?.count ?? 0}`).join(', ')})`;
+}
 const DOC_WORDS = ['the', 'invoice', 'for', 'October', 'was', 'charged', 'twice', 'and', 'our', 'team', 'reviewed', 'each', 'ledger', 'entry', 'before', 'closing', 'ticket'];
 
 /** A distinct pasted document of about DOC_BYTES bytes (request n's words). */
@@ -130,7 +135,7 @@ async function main(): Promise<void> {
       `Default log level, guardrails in ${GUARD_MODE} mode, every prompt distinct, one request in three streaming` +
         (DOC_BYTES > 0 ? `, one in five pasting a ${DOC_BYTES}-byte document.` : '.'),
       '',
-      `requests ${result.requests.total} (${Math.round(result.requests.average)}/s), non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}; ` +
+      `requests ${result.requests.total} (${Math.round(result.requests.average)}/s), non-2xx ${result.non2xx}${statusText(result.statusCodeStats)}, errors ${result.errors}, timeouts ${result.timeouts}; ` +
         `latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; peak RSS ${peak.toFixed(0)} MiB`,
       '',
       '| t (s) | requests | gateway RSS MiB | of which LMDB file pages MiB |',

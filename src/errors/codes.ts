@@ -57,6 +57,9 @@ export const ERRORS = Object.freeze({
   service_unavailable: entry(503, 'gateway_error', 'service_unavailable', 'Service temporarily unavailable.'),
   credit_check_failed: entry(503, 'gateway_error', 'credit_check_failed', 'Credit system temporarily unavailable.'),
   upstream_timeout: entry(503, 'gateway_error', 'service_unavailable', 'The upstream provider timed out.'),
+  // Never sent (the client has gone): what the request log and the request metrics record when the client closed
+  // its connection before any answer, nginx's 499, so that cancelled requests do not read as provider outages.
+  client_closed: entry(499, 'gateway_error', 'client_closed_request', 'The client closed the connection before the answer.'),
 });
 
 export type ErrorName = keyof typeof ERRORS;

@@ -79,6 +79,6 @@ export async function execute(
     deps.health.failure(candidate.key);
     lastError = mapped;
   }
-  if (signal.aborted) throw new GatewayError('service_unavailable', { message: 'Client disconnected.' });
+  if (signal.aborted) throw new GatewayError('client_closed', { message: 'Client disconnected.' });
   throw lastError ?? new GatewayError('service_unavailable', { message: 'No provider could be reached.' });
 }

@@ -121,7 +121,7 @@ export class ScoreBatcher {
       b.waiters.push(w);
       b.count += w.texts.length;
       // The first waiter's deadline is the batch's earliest (it may have lingered before this turn).
-      b.timer ??= setTimeout(() => this.#expire(b), Math.max(0, w.due - performance.now()));
+      b.timer ??= setTimeout(this.#deadline, Math.max(0, w.due - performance.now()), b);
     }
     // Dispatched once every request of the turn is in: a task that finds a free worker starts at once.
     for (const b of fresh) this.#dispatch(b);
@@ -135,8 +135,22 @@ export class ScoreBatcher {
     return { texts: sent.length === 1 ? sent[0]!.texts : sent.flatMap((w) => w.texts) };
   }
 
+  /**
+   * A deadline timer fired. Timers run at the start of an event-loop turn, before the turn polls for I/O, and the
+   * worker's answer is I/O (a message on its port): after the loop was blocked past a deadline (a burst of
+   * thousands of requests, a long collection), a task that finished in time would be failed before its answer is
+   * read. So the verdict waits for the end of this same turn (setImmediate runs after the poll): an answer that
+   * has arrived by then is used, and a request still without one is failed then.
+   */
+  readonly #deadline = (b: Batch): void => {
+    b.timer = null;
+    setImmediate(() => this.#expire(b));
+  };
+
   /** Fails the requests whose deadline has passed; drops the task if it is still queued and nobody is left. */
   #expire(b: Batch): void {
+    // A request that joined meanwhile may have armed a timer for its own deadline: it is re-armed below.
+    if (b.timer !== null) clearTimeout(b.timer);
     b.timer = null;
     const now = performance.now();
     let next = Number.POSITIVE_INFINITY;
@@ -151,7 +165,7 @@ export class ScoreBatcher {
       } else next = Math.min(next, w.due);
     }
     if (next !== Number.POSITIVE_INFINITY) {
-      b.timer = setTimeout(() => this.#expire(b), next - now);
+      b.timer = setTimeout(this.#deadline, next - now, b);
       return;
     }
     if (b.sent === null) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costOf } from '../../src/billing/price.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { METRICS_TOKEN, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 const pricing = DEMO_CATALOG.find((m) => m.id === 'gpt-4o-mini')!.pricing!;
 
@@ -50,6 +50,35 @@ describe('stream client disconnect', () => {
     // The upstream stream was cut: the simulator saw one request and no more tokens flow afterwards.
     expect(Date.now() - started).toBeLessThan(3000);
     t.sim.configure('/', { msPerToken: 0 });
+  });
+
+  it('a client that leaves before any answer is logged and counted as 499 client_closed_request, not as a 503 outage', async () => {
+    t.sim.configure('/', { firstByteMs: 1500 });
+    try {
+      const ac = new AbortController();
+      const before = t.logs.length;
+      const sent = fetch(`${t.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }], max_tokens: 20 }),
+        signal: ac.signal,
+      }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 300)); // the upstream call is waiting for its first byte
+      ac.abort();
+      expect(await sent).toBeInstanceOf(Error);
+      let line: Record<string, unknown> | undefined;
+      for (let i = 0; i < 100 && line === undefined; i++) {
+        line = t.logs.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request');
+        if (line === undefined) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(line).toMatchObject({ status: 499, error_code: 'client_closed_request', route: '/v1/chat/completions' });
+      const metrics = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      expect(metrics).toMatch(/svc_requests_total\{[^}]*status="499"[^}]*code="client_closed_request"[^}]*\} 1/);
+      expect(metrics).not.toMatch(/svc_requests_total\{[^}]*status="503"/);
+      expect((await t.store.getBalance(t.orgId)).held).toBe(0); // the hold was released, nothing charged
+    } finally {
+      t.sim.configure('/', { firstByteMs: 0 });
+    }
   });
 });
 

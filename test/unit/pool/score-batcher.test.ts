@@ -132,6 +132,38 @@ describe('ScoreBatcher', () => {
     expect(calls).toEqual([['x'], ['zz']]);
   });
 
+  it('an answer that arrived while the event loop was blocked past the deadline is used, not failed', async () => {
+    // The worker's answer is a message on a port, read when the loop polls for I/O; deadline timers run before that
+    // poll. Here the answer is posted at once and the loop is then blocked past the deadline, as a burst of
+    // thousands of requests blocks it: the request must get its scores, not a 503.
+    const { port1, port2 } = new MessageChannel();
+    const answers = new Map<number, (v: Record<string, number>[]) => void>();
+    port1.on('message', (m: { id: number; texts: string[] }) => answers.get(m.id)?.(m.texts.map((x) => ({ len: x.length }))));
+    let id = 0;
+    const pool = {
+      run: ((_name: string, lazy: () => { texts: string[] }) => {
+        const { texts } = lazy();
+        const n = id++;
+        const answered = new Promise<Record<string, number>[]>((r) => answers.set(n, r));
+        port2.postMessage({ id: n, texts }); // the worker answers at once
+        return answered;
+      }) as unknown as WorkerPool['run'],
+    };
+    try {
+      const b = new ScoreBatcher(pool, 20);
+      const scored = b.score(['abc'], 'org-a').then((r) => r, (e: unknown) => String(e));
+      await new Promise((r) => setImmediate(r)); // the task is dispatched and answered
+      const until = performance.now() + 60;
+      while (performance.now() < until); // the loop is blocked past the 20 ms deadline
+      expect(await scored).toEqual([{ len: 3 }]);
+      // Without an answer the deadline still fails the request.
+      const never = new ScoreBatcher({ run: (() => new Promise(() => {})) as unknown as WorkerPool['run'] }, 20);
+      expect(await never.score(['abc'], 'org-a').then(() => 'ok', (e: unknown) => String(e))).toMatch(/exceeded 20 ms/);
+    } finally {
+      port1.close();
+    }
+  });
+
   it('requests nobody waits on (monitor) linger up to LINGER_MS and go to the pool as one task', async () => {
     const { pool, calls } = fakePool();
     const b = new ScoreBatcher(pool, 1000);
