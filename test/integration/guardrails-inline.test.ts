@@ -20,6 +20,10 @@ describe('guardrail scoring of short texts on the event loop (enforce, the defau
   });
   afterAll(async () => t.close());
 
+  it('warms the scorer before traffic: at start the worker got the model task and one score task, nothing else', () => {
+    expect(t.gw.deps.pool.tasksStarted).toBe(2);
+  });
+
   it('scores a short prompt without a pool task, and gives the scores the worker gives', async () => {
     const tasks = t.gw.deps.pool.tasksStarted;
     const inline = await scoredInline(t);
