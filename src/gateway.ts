@@ -67,7 +67,11 @@ async function loadGuard(
     const { mode, inlineMaxChars } = config.guardrails;
     if (shared !== null && mode !== 'off' && inlineMaxChars > 0) inline = new InlineScorer(modelFromShared(shared), inlineMaxChars);
     loaded = true;
-    if (mode !== 'off') warmScoring(pool, inline);
+    // From here scoring threads start on demand (beyond workers.min) with this model, and the loading one exits.
+    if (shared !== null) {
+      void pool.adoptModel(shared, config.workers.min).catch((e: unknown) => log.warn('scoring pool swap failed', { error: (e as Error).message }));
+    }
+    if (mode !== 'off') warmScoring(pool, inline, config.workers.min > 0);
   } catch (e) {
     if (config.guardrails.mode !== 'off') {
       log.warn('guardrail model unavailable: enforcing requests will be refused 503 until it is built', {
@@ -99,10 +103,11 @@ const WARM_TEXT = Array.from(
  * Scores once before traffic, so the first requests after a start do not pay for compiling the scorer: in a fresh
  * thread the first 16 KiB document took 59 ms and the next four 7-15 ms each against 0.6-1 ms once warm, and a burst
  * right after a restart (thousands of clients reconnecting) meets the 250 ms scoring deadline with that much less
- * capacity. The worker's task is not awaited (start-up does not wait for it; a request queues behind it at worst).
+ * capacity. The worker's task (only when workers.min keeps threads: otherwise it would start one) is not awaited
+ * (start-up does not wait for it; a request queues behind it at worst).
  */
-function warmScoring(pool: WorkerPool, inline: InlineScorer | null): void {
-  void pool.run('score', { texts: [WARM_TEXT] }, { tenant: '' }).catch(() => undefined);
+function warmScoring(pool: WorkerPool, inline: InlineScorer | null, threadsKept: boolean): void {
+  if (threadsKept) void pool.run('score', { texts: [WARM_TEXT] }, { tenant: '' }).catch(() => undefined);
   for (let i = 0; i < 32 && inline !== null; i++) inline.scoreIfShort([WARM_TEXT.slice(0, 64 + 24 * i)]);
 }
 

@@ -191,10 +191,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
   return config;
 }
 
-/** workers.min (default 1) and workers.max (default: defaultMaxWorkers, raised to an explicit min). */
+/**
+ * workers.min (default 0: scoring threads start when a long text needs one and stop 60 s after their last task, short
+ * texts being scored on the event loop) and workers.max (default: defaultMaxWorkers, raised to an explicit min).
+ */
 function workerCounts(r: FieldReader, workers: JsonObject): { min: number; max: number } {
-  const min = r.int(workers, 'min', 'workers', 1, 1, 64);
-  return { min, max: r.int(workers, 'max', 'workers', Math.max(min, defaultMaxWorkers(availableParallelism())), 1, 64) };
+  const min = r.int(workers, 'min', 'workers', 0, 0, 64);
+  return { min, max: r.int(workers, 'max', 'workers', Math.max(min, 1, defaultMaxWorkers(availableParallelism())), 1, 64) };
 }
 
 /**

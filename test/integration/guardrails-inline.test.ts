@@ -20,8 +20,19 @@ describe('guardrail scoring of short texts on the event loop (enforce, the defau
   });
   afterAll(async () => t.close());
 
-  it('warms the scorer before traffic: at start the worker got the model task and one score task, nothing else', () => {
-    expect(t.gw.deps.pool.tasksStarted).toBe(2);
+  it('runs no scoring thread while prompts are short: the loading one exits, one starts for a long prompt', async () => {
+    const pool = t.gw.deps.pool;
+    for (let i = 0; i < 200 && pool.scoringThreads > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(pool.scoringThreads).toBe(0); // workers.min 0 (the default): the thread that loaded the model is gone
+    expect(pool.tasksStarted).toBe(1); // the model task only: no warm-up that would start a thread
+    expect((await post(t, CHAT, ask('Name three rivers in Europe.'))).status).toBe(200);
+    expect(pool.scoringThreads).toBe(0);
+    const created = pool.workersCreated;
+    const long = await post(t, CHAT, ask(`Summarise this for the team: ${'The release moved to Thursday after the review. '.repeat(30)}`));
+    expect(long.status).toBe(200);
+    expect(long.headers.get('x-svc-guardrails')).toBe('pass');
+    expect(pool.workersCreated).toBe(created + 1);
+    expect(pool.scoringThreads).toBe(1);
   });
 
   it('scores a short prompt without a pool task, and gives the scores the worker gives', async () => {

@@ -15,9 +15,12 @@ describe('loadConfig', () => {
     expect(c.models.every((m) => m.pricing === null || m.pricing.input > 0)).toBe(true);
   });
 
-  it('worker threads default to the cores the event loop leaves (1 on 2 cores), the file overrides', () => {
+  it('worker threads: none kept (started on demand), at most the cores the event loop leaves (1 on 2 cores); the file overrides', () => {
     expect([1, 2, 4, 8].map(defaultMaxWorkers)).toEqual([1, 1, 3, 7]);
-    expect(loadConfig({}).workers).toEqual({ min: 1, max: defaultMaxWorkers(availableParallelism()) });
+    expect(loadConfig({}).workers).toEqual({ min: 0, max: defaultMaxWorkers(availableParallelism()) });
+    expect(loadConfig({}, { workers: { min: 1 } }).workers).toEqual({ min: 1, max: defaultMaxWorkers(availableParallelism()) });
+    expect(() => loadConfig({}, { workers: { min: -1 } })).toThrow(/workers\.min/);
+    expect(() => loadConfig({}, { workers: { max: 0 } })).toThrow(/workers\.max/);
     expect(loadConfig({}, { workers: { min: 2, max: 4 } }).workers).toEqual({ min: 2, max: 4 });
     // An explicit min above the default max raises the max instead of refusing the file.
     expect(loadConfig({}, { workers: { min: 64 } }).workers).toEqual({ min: 64, max: 64 });
