@@ -49,6 +49,14 @@ const MAX_TEXTS_PER_TASK = 64;
 export const LINGER_MS = 20;
 
 /**
+ * Added to the scoring deadline of requests whose texts go to the pool while it is cold (WorkerPool.scoringCold: a
+ * thread must start, import the worker and compile the scorer first, ~100 ms here and more on a busy machine).
+ * Scoring threads start on demand, so the first long text after an idle minute would otherwise risk a 503
+ * `unavailable` for the pool's own start-up, not for an overload.
+ */
+export const COLD_START_ALLOWANCE_MS = 1000;
+
+/**
  * Micro-batches guardrail scoring: every request of one organization that asks within the same event-loop
  * turn shares one pool task (dispatched on setImmediate, so no added wait; a request nobody waits on may linger
  * for company, see LINGER_MS), and requests of later turns join
@@ -75,7 +83,7 @@ export class ScoreBatcher {
   readonly #open = new Map<string, Batch>();
 
   constructor(
-    private readonly pool: Pick<WorkerPool, 'run'>,
+    private readonly pool: Pick<WorkerPool, 'run'> & Partial<Pick<WorkerPool, 'scoringCold'>>,
     private readonly deadlineMs: number,
   ) {}
 
@@ -106,8 +114,10 @@ export class ScoreBatcher {
     this.#tenants = [];
     this.#waitingTexts = 0;
     const fresh: Batch[] = [];
+    const allowance = this.pool.scoringCold === true ? COLD_START_ALLOWANCE_MS : 0;
     for (let i = 0; i < waiting.length; i++) {
       const w = waiting[i]!;
+      w.due += allowance;
       const tenant = tenants[i]!;
       let open = this.#open.get(tenant);
       if (open !== undefined && open.count > 0 && open.count + w.texts.length > MAX_TEXTS_PER_TASK) open = undefined;

@@ -26,10 +26,13 @@ describe('scoring threads on demand with a shared model (WorkerPool.adoptModel)'
     await expect(pool.run('score', { texts }, { tenant: '' })).rejects.toThrow(/guard_model_unavailable/);
     await pool.adoptModel(shared!, 0);
     expect(pool.scoringThreads).toBe(0); // none kept: the loading thread is gone, none started yet
+    expect(pool.scoringCold).toBe(true);
     const created = pool.workersCreated;
     expect(await pool.run('score', { texts }, { tenant: '' })).toEqual(expected); // same scores, from shared memory
     expect(pool.workersCreated).toBe(created + 1);
+    expect(pool.scoringCold).toBe(false); // a thread has answered
     expect(await until(() => pool.scoringThreads === 0)).toBe(true); // idle past idleMs: the thread exits
+    expect(pool.scoringCold).toBe(true);
     expect(await pool.run('score', { texts: texts.slice(0, 1) }, { tenant: '' })).toEqual(expected.slice(0, 1)); // and comes back
   });
 

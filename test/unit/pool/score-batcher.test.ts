@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QueueSignal } from '../../../src/pool/fair-queue.js';
 import type { WorkerPool } from '../../../src/pool/pool.js';
-import { LINGER_MS, ScoreBatcher } from '../../../src/pool/score-batcher.js';
+import { COLD_START_ALLOWANCE_MS, LINGER_MS, ScoreBatcher } from '../../../src/pool/score-batcher.js';
 
 function fakePool(opts: { fail?: boolean; delayMs?: number } = {}) {
   const calls: string[][] = [];
@@ -162,6 +162,18 @@ describe('ScoreBatcher', () => {
     } finally {
       port1.close();
     }
+  });
+
+  it('a cold pool (a scoring thread must start first) gets COLD_START_ALLOWANCE_MS on top of the deadline; a warm one does not', async () => {
+    expect(COLD_START_ALLOWANCE_MS).toBeGreaterThanOrEqual(500);
+    const { pool } = fakePool({ delayMs: 80 }); // the task answers after 80 ms: past the 20 ms deadline
+    const outcome = (cold: boolean) =>
+      new ScoreBatcher({ ...pool, scoringCold: cold }, 20).score(['abc'], 'org-a').then(
+        (r) => r,
+        (e: unknown) => String(e),
+      );
+    expect(await outcome(true)).toEqual([{ len: 3 }]);
+    expect(await outcome(false)).toMatch(/exceeded 20 ms/);
   });
 
   it('requests nobody waits on (monitor) linger up to LINGER_MS and go to the pool as one task', async () => {
