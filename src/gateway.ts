@@ -82,14 +82,16 @@ async function loadGuard(
   const thresholds = {} as Record<GuardCategory, number>;
   for (const c of GUARD_CATEGORIES) thresholds[c] = config.guardrails.thresholds[c] ?? fromModel[c] ?? DEFAULT_THRESHOLD;
   const mode = config.guardrails.mode;
+  const { min, max } = config.workers;
+  const threads = min === 0 ? `up to ${max} scoring threads, started on demand` : `${min}-${max} scoring threads, ${min} kept`;
   const summary =
     mode === 'off'
       ? 'off'
       : !loaded
         ? `${mode} (model unavailable: build it with make guard-model)`
         : inline !== null
-          ? `${mode} (texts up to ${inline.maxChars} characters per request scored on the event loop, longer ones in the worker pool)`
-          : `${mode} (scored in the worker pool)`;
+          ? `${mode} (texts up to ${inline.maxChars} characters per request scored on the event loop, longer ones in the worker pool; ${threads})`
+          : `${mode} (scored in the worker pool; ${threads})`;
   return { thresholds, inline, summary };
 }
 

@@ -68,20 +68,24 @@ describe('guardrail scoring of short texts on the event loop (enforce, the defau
   });
 });
 
-describe('guardrails.inlineMaxChars 0: every text goes to the worker pool', () => {
+describe('guardrails.inlineMaxChars 0 and workers.min 1: every text goes to the worker pool, one thread kept', () => {
   let t: TestGateway;
   beforeAll(async () => {
-    t = await startTestGateway({ config: { guardrails: { mode: 'enforce', inlineMaxChars: 0 } } });
+    t = await startTestGateway({ config: { guardrails: { mode: 'enforce', inlineMaxChars: 0 }, workers: { min: 1, max: 1 } } });
   });
   afterAll(async () => t.close());
 
-  it('scores a short prompt in the pool', async () => {
+  it('scores a short prompt in the pool, on the thread kept (warmed at start)', async () => {
+    expect(t.gw.guardrails).toBe('enforce (scored in the worker pool; 1-1 scoring threads, 1 kept)');
+    expect(t.gw.deps.pool.scoringThreads).toBe(1);
     expect((t.gw.deps.scorer as ScoreCache).inline).toBeNull();
     const tasks = t.gw.deps.pool.tasksStarted;
     const res = await post(t, CHAT, ask('What is a good name for a sourdough starter?'));
     expect(res.status).toBe(200);
     expect(t.gw.deps.pool.tasksStarted).toBe(tasks + 1);
     expect(await scoredInline(t)).toBe(0);
+    expect(t.gw.deps.pool.scoringThreads).toBe(1);
+    expect(t.gw.deps.pool.scoringCold).toBe(false); // the start-up warm-up has answered
   });
 });
 
