@@ -83,7 +83,7 @@ async function loadGuard(
   for (const c of GUARD_CATEGORIES) thresholds[c] = config.guardrails.thresholds[c] ?? fromModel[c] ?? DEFAULT_THRESHOLD;
   const mode = config.guardrails.mode;
   const { min, max } = config.workers;
-  const threads = min === 0 ? `up to ${max} scoring threads, started on demand` : `${min}-${max} scoring threads, ${min} kept`;
+  const threads = min === 0 ? `up to ${max} scoring thread${max === 1 ? '' : 's'}, started on demand` : `${min}-${max} scoring threads, ${min} kept`;
   const summary =
     mode === 'off'
       ? 'off'
