@@ -113,7 +113,6 @@ export function score({ texts }: ScoreTask): GuardScores[] {
   return texts.map((t) => scoreText(model, typeof t === 'string' ? t : String(t)));
 }
 
-
 /**
  * The loaded model for the event loop's own scoring of short texts (src/pool/inline-scorer.ts): its tables move onto
  * SharedArrayBuffers, so the returned description (cloned by piscina) shares them instead of copying. Null for a model

@@ -57,6 +57,7 @@ describe('stream client disconnect', () => {
     try {
       const ac = new AbortController();
       const before = t.logs.length;
+      const balanceBefore = await t.store.getBalance(t.orgId);
       const sent = fetch(`${t.url}/v1/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` },
@@ -75,7 +76,10 @@ describe('stream client disconnect', () => {
       const metrics = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
       expect(metrics).toMatch(/svc_requests_total\{[^}]*status="499"[^}]*code="client_closed_request"[^}]*\} 1/);
       expect(metrics).not.toMatch(/svc_requests_total\{[^}]*status="503"/);
-      expect((await t.store.getBalance(t.orgId)).held).toBe(0); // the hold was released, nothing charged
+      // The hold was released and nothing was charged: no ledger entry, the balance as it was.
+      await t.gw.deps.settlement.flush();
+      expect(await t.store.getLedgerEntry(t.orgId, String(line!.request_id))).toBeNull();
+      expect(await t.store.getBalance(t.orgId)).toEqual(balanceBefore);
     } finally {
       t.sim.configure('/', { firstByteMs: 0 });
     }
