@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -115,4 +115,13 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Pins a process and every one of its threads to the CPUs in `cpus` (taskset's list form, for example `1`);
+ * threads it starts later inherit the mask. Returns false when taskset is missing or refuses.
+ */
+export function pinProcess(pid: number, cpus: string): boolean {
+  const r = spawnSync('taskset', ['-a', '-cp', cpus, String(pid)], { stdio: 'ignore' });
+  return r.status === 0;
 }

@@ -24,7 +24,8 @@
  * on-CPU and run-queue time, and GC pauses); BENCH_CLOSED_SECONDS=0 skips the closed-loop half of each row
  * (fixed-rate latency only, for interleaved before/after tail measurements); BENCH_GATEWAY_NODE_ARGS adds node flags that
  * NODE_OPTIONS refuses (for example `--cpu-prof --cpu-prof-dir=/tmp/prof`). The gateway runs as an operator runs it:
- * upstreams in the config (the separate simulator process), no in-process simulator.
+ * upstreams in the config (the separate simulator process), no in-process simulator. BENCH_PIN=1 pins the process under test to
+ * CPU 1 and everything else to CPU 0 (see PIN).
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -38,7 +39,7 @@ import { simulatedCatalog } from '../../src/dev/bootstrap.js';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
-import { childPids, freePort, nodeArgsFrom, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
+import { childPids, freePort, nodeArgsFrom, pinProcess, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const TABLE_SECONDS = Number(process.env.BENCH_TABLE_SECONDS ?? Math.min(SECONDS, 20));
@@ -65,6 +66,16 @@ const QUESTIONS = [
   'why do rate limiters use sliding windows?',
 ];
 const OUT = join(projectRoot(), 'bench/results/latest.md');
+/**
+ * BENCH_PIN=1: the process under test (the proxy or a gateway, every thread of it) runs alone on CPU 1 while the load
+ * generator, the simulator and Redis share CPU 0 ("one gateway process pinned to one core"). Off by default: measured on a
+ * quiet 2-core machine (30 s rows) it moved neither the proxy's nor the gateway's added p99 (gateway non-stream +2.97 pinned,
+ * +3.06 unpinned) and raised direct's own p99 (4.1 against 2.9 ms: the generator and the simulator then share one core).
+ */
+const PIN = process.env.BENCH_PIN === '1' && availableParallelism() >= 2;
+function pinUnderTest(pid: number): void {
+  if (PIN && !pinProcess(pid, '1')) throw new Error('BENCH_PIN: taskset could not pin the process under test (install util-linux or leave BENCH_PIN unset)');
+}
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -299,6 +310,8 @@ async function startGateway(dir: string, simUrl: string, opts: { redisUrl?: stri
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, 60_000);
+  // Every thread running now; the ones started later (scoring threads on demand) inherit the mask.
+  if ((opts.processes ?? 1) === 1) pinUnderTest(child.pid!);
   const bannerLine = /models\s+\d+ \((\d+) served by the built-in simulator/;
   for (let i = 0; i < 100 && !bannerLine.test(banner); i++) await new Promise((r) => setTimeout(r, 100));
   const inProcess = bannerLine.exec(banner);
@@ -359,6 +372,7 @@ function firstByteRows(rows: readonly SustainedRow[]): string[] {
 
 async function main(): Promise<void> {
   const root = projectRoot();
+  if (PIN && !pinProcess(process.pid, '0')) throw new Error('BENCH_PIN: taskset could not pin the load generator (install util-linux or leave BENCH_PIN unset)');
   const dir = mkdtempSync(join(tmpdir(), 'svc-sustained-'));
   const simPort = await freePort();
   const proxyPort = await freePort();
@@ -372,6 +386,7 @@ async function main(): Promise<void> {
   try {
     await waitForHttp(`${simUrl}/_sim/health`);
     await waitForHttp(`http://127.0.0.1:${proxyPort}/_sim/health`);
+    pinUnderTest(proxy.pid!);
     const rows: SustainedRow[] = [];
     const run = async (t: Target): Promise<void> => {
       for (const stream of [false, true]) {
