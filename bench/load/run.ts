@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const simUrl = `http://127.0.0.1:${SIM_PORT}`;
   const configPath = join(dir, 'config.json');
-  writeGatewayConfig(configPath, simUrl, { store: { kind: 'memory', snapshotPath: null } });
+  writeGatewayConfig(configPath, simUrl); // the default store: the database in SVC_DATA_DIR
   const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(SIM_PORT)], {});
   const gw = startNode([...GATEWAY_NODE_FLAGS, ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), join(root, 'dist/src/main.js')], {
     SVC_CONFIG: configPath,

@@ -162,9 +162,17 @@ describe('embedded store: reopening the database keeps resident memory flat', ()
     expect((await store.getLedgerEntry('org-a', entry(2).requestId))?.cost).toBe(1002);
   });
 
-  it('a throwaway store (tests) is not wrapped; remapNow says so', async () => {
+  it('a throwaway store is not wrapped unless given remap options (remapNow says so); the gateway gives them', async () => {
     const store = await createStore({ kind: 'memory', snapshotPath: null });
     stores.push(store);
     expect(await remapNow(store)).toBe(false);
+    // `store: { snapshotPath: null }` in the gateway's config: its temporary database grows resident pages the same way.
+    const events: { ok: boolean }[] = [];
+    const gateway = await createStore({ kind: 'memory', snapshotPath: null, remap: { rssFile: () => null, onRemap: (e) => events.push(e) } });
+    stores.push(gateway);
+    await gateway.kvSet('k', { v: 1 }, 60_000);
+    expect(await remapNow(gateway)).toBe(true);
+    expect(events).toEqual([expect.objectContaining({ ok: true })]);
+    expect(await gateway.kvGet('k')).toEqual({ v: 1 });
   });
 });
