@@ -31,7 +31,7 @@ guard-eval: build
 # Dev bootstrap (simulator for missing credentials, seeded org, printed key) is on for `make run` only.
 # The node flags are src/memory-flags.ts GATEWAY_NODE_FLAGS (resident memory: docs/memory.md).
 run: build
-	SVC_DEV_BOOTSTRAP=$${SVC_DEV_BOOTSTRAP:-true} node --max-semi-space-size=4 --v8-pool-size=1 dist/src/main.js
+	SVC_DEV_BOOTSTRAP=$${SVC_DEV_BOOTSTRAP:-true} node --max-semi-space-size=8 --v8-pool-size=1 dist/src/main.js
 
 sim: build
 	node dist/src/cli.js sim --port $${SIM_PORT:-9000}

@@ -17,10 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
-import { guardModeFrom, nodeArgsFrom, procStats, startNode, waitForHttp, writeGatewayConfig } from './proc.js';
+import { freePort, guardModeFrom, nodeArgsFrom, procStats, startNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
-const SIM_PORT = 19_200;
-const GW_PORT = 19_280;
 const KEY = 'sk-svc-soak-00000000000000000000000000';
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 120);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 32);
@@ -84,6 +82,10 @@ function soakBody(n: number): string {
 async function main(): Promise<void> {
   const root = projectRoot();
   const dir = mkdtempSync(join(tmpdir(), 'svc-soak-'));
+  // Free ports, not fixed ones: a gateway left over from an interrupted run would otherwise answer the health check
+  // while the new one fails to bind.
+  const SIM_PORT = await freePort();
+  const GW_PORT = await freePort();
   const simUrl = `http://127.0.0.1:${SIM_PORT}`;
   const configPath = join(dir, 'config.json');
   writeGatewayConfig(configPath, simUrl, {

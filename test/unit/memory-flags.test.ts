@@ -21,8 +21,11 @@ describe('the node flags the gateway runs with (docs/memory.md)', () => {
     expect(missingNodeFlags([], '')).toEqual([...GATEWAY_NODE_FLAGS]);
     expect(missingNodeFlags([...GATEWAY_NODE_FLAGS], '')).toEqual([]);
     expect(missingNodeFlags([], `--enable-source-maps ${GATEWAY_NODE_FLAGS.join(' ')}`)).toEqual([]);
-    expect(missingNodeFlags(['--max_semi_space_size=4', '--v8_pool_size=1'], '')).toEqual([]);
-    expect(missingNodeFlags(['--max-semi-space-size=4'], '')).toEqual(['--v8-pool-size=1']);
+    expect(missingNodeFlags(['--max_semi_space_size=8', '--v8_pool_size=1'], '')).toEqual([]);
+    expect(missingNodeFlags(['--max-semi-space-size=8'], '')).toEqual(['--v8-pool-size=1']);
+    // Another value is the operator's choice, not a missing flag.
+    expect(missingNodeFlags(['--max-semi-space-size=4', '--v8-pool-size=2'], '')).toEqual([]);
+    expect(missingNodeFlags(['--max-semi-space'], '')).toEqual([...GATEWAY_NODE_FLAGS]);
   });
 });
 
