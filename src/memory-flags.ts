@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8';
  * --max-semi-space-size=8: the main thread's young generation is two semi-spaces, which V8 grows up to 16 MiB
  * each under load: 32 MiB resident, mostly garbage between scavenges. A request's objects die young and small, so
  * 8 MiB semi-spaces (16 MiB of new space) keep ~16 MiB less resident than V8's default. Smaller ones cost CPU and
- * tail latency: every scavenge pauses the loop, and a 4 MiB new space filled every ~70 requests. Measured against 4
+ * tail latency: every scavenge pauses the loop, and a 4 MiB semi-space filled every ~80 requests (~52 KB each). Measured against 4
  * (docs/memory.md, "Semi-space size"): ~10% less CPU per request and a lower fixed-rate p99, for 8-10 MiB more at
  * the peak (64 connections: 129/133 -> 138/140 MiB). `--max-semi-space-size=4` is the memory-first choice.
  *

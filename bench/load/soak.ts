@@ -84,19 +84,19 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-soak-'));
   // Free ports, not fixed ones: a gateway left over from an interrupted run would otherwise answer the health check
   // while the new one fails to bind.
-  const SIM_PORT = await freePort();
-  const GW_PORT = await freePort();
-  const simUrl = `http://127.0.0.1:${SIM_PORT}`;
+  const simPort = await freePort();
+  const gwPort = await freePort();
+  const simUrl = `http://127.0.0.1:${simPort}`;
   const configPath = join(dir, 'config.json');
   writeGatewayConfig(configPath, simUrl, {
     store: REDIS ? { kind: 'redis', url: REDIS } : { kind: 'memory' },
     guardrails: { mode: GUARD_MODE },
     ...(process.env.SOAK_LOG_LEVEL ? { log: { level: process.env.SOAK_LOG_LEVEL } } : {}),
   });
-  const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(SIM_PORT)], {});
+  const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(simPort)], {});
   const gw = startNode([...GATEWAY_NODE_FLAGS, ...nodeArgsFrom('SOAK_GATEWAY_NODE_ARGS'), join(root, 'dist/src/main.js')], {
     SVC_CONFIG: configPath,
-    SVC_PORT: String(GW_PORT),
+    SVC_PORT: String(gwPort),
     SVC_DASHBOARD_PORT: '0',
     SVC_DEV_KEY: KEY,
     SVC_DEV_BOOTSTRAP: 'true',
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   });
   try {
     await waitForHttp(`${simUrl}/_sim/health`);
-    await waitForHttp(`http://127.0.0.1:${GW_PORT}/healthz`);
+    await waitForHttp(`http://127.0.0.1:${gwPort}/healthz`);
     const samples: { t: number; requests: number; rssMiB: number; lmdbMiB: number }[] = [];
     let requests = 0;
     let sent = 0;
@@ -115,7 +115,7 @@ async function main(): Promise<void> {
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
       const run = autocannon(
         {
-      url: `http://127.0.0.1:${GW_PORT}/v1/chat/completions`,
+      url: `http://127.0.0.1:${gwPort}/v1/chat/completions`,
       method: 'POST',
       connections: CONNECTIONS,
       duration: SECONDS,
