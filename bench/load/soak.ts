@@ -10,6 +10,11 @@
  *   SOAK_SECONDS=600 SOAK_CONNECTIONS=512 node dist/bench/load/soak.js
  *   SOAK_CONNECTIONS=2048 SOAK_DOC_BYTES=16384 SOAK_OUT=/tmp/soak.md node dist/bench/load/soak.js
  *   SOAK_GUARD=enforce SOAK_SECONDS=1200 SOAK_CONNECTIONS=256 node dist/bench/load/soak.js   # the default guardrail mode
+ *   SOAK_TARGET=proxy SOAK_CONNECTIONS=4096 SOAK_OUT= node dist/bench/load/soak.js   # the reference under the same load
+ *
+ * SOAK_TARGET=proxy runs the bare undici proxy of the sustained bench (bench/load/proxy.ts: no auth, no limits, no
+ * accounting) in place of the gateway, with the same node flags, the same upstream and the same load: the memory and
+ * latency a Node server that only forwards has at that many connections, to read the gateway's rows against.
  */
 import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +35,9 @@ const DOC_BYTES = Number(process.env.SOAK_DOC_BYTES ?? 0);
 const OUT = process.env.SOAK_OUT;
 /** SOAK_GUARD=enforce: the default guardrail mode (every request waits for its scores) instead of monitor. */
 const GUARD_MODE = guardModeFrom('SOAK_GUARD');
+/** What runs under the load: the gateway (default) or the bare undici proxy (the reference). */
+const TARGET = process.env.SOAK_TARGET ?? 'gateway';
+if (TARGET !== 'gateway' && TARGET !== 'proxy') throw new Error(`SOAK_TARGET must be gateway or proxy, not ${TARGET}`);
 /** ' (429: 12, 503: 3)': the non-2xx answers by status, or nothing when there were none. */
 function statusText(stats: Partial<Record<string, { count?: number }>> | undefined): string {
   const bad = Object.entries(stats ?? {}).filter(([code]) => !code.startsWith('2'));
@@ -94,20 +102,26 @@ async function main(): Promise<void> {
     ...(process.env.SOAK_LOG_LEVEL ? { log: { level: process.env.SOAK_LOG_LEVEL } } : {}),
   });
   const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(simPort)], {});
-  const gw = startNode([...GATEWAY_NODE_FLAGS, ...nodeArgsFrom('SOAK_GATEWAY_NODE_ARGS'), join(root, 'dist/src/main.js')], {
-    SVC_CONFIG: configPath,
-    SVC_PORT: String(gwPort),
-    SVC_DASHBOARD_PORT: '0',
-    SVC_DEV_KEY: KEY,
-    SVC_DEV_BOOTSTRAP: 'true',
-    SVC_DATA_DIR: join(dir, 'data'),
-  });
+  const flags = [...GATEWAY_NODE_FLAGS, ...nodeArgsFrom('SOAK_GATEWAY_NODE_ARGS')];
+  const gw =
+    TARGET === 'proxy'
+      ? startNode([...flags, join(root, 'dist/bench/load/proxy.js'), String(gwPort), simUrl], {})
+      : startNode([...flags, join(root, 'dist/src/main.js')], {
+          SVC_CONFIG: configPath,
+          SVC_PORT: String(gwPort),
+          SVC_DASHBOARD_PORT: '0',
+          SVC_DEV_KEY: KEY,
+          SVC_DEV_BOOTSTRAP: 'true',
+          SVC_DATA_DIR: join(dir, 'data'),
+        });
   try {
     await waitForHttp(`${simUrl}/_sim/health`);
-    await waitForHttp(`http://127.0.0.1:${gwPort}/healthz`);
+    // The proxy has no health route: any answer it forwards from the simulator says it listens.
+    await waitForHttp(`http://127.0.0.1:${gwPort}/${TARGET === 'proxy' ? '_sim/health' : 'healthz'}`);
     const samples: { t: number; requests: number; rssMiB: number; lmdbMiB: number }[] = [];
     let requests = 0;
     let sent = 0;
+    const cpu0 = procStats(gw.pid!).cpuMs;
     const started = Date.now();
     const timer = setInterval(() => {
       samples.push({ t: Math.round((Date.now() - started) / 1000), requests, rssMiB: procStats(gw.pid!).rssMiB, lmdbMiB: lmdbRssMiB(gw.pid!) });
@@ -131,22 +145,30 @@ async function main(): Promise<void> {
     });
     clearInterval(timer);
     const peak = Math.max(...samples.map((s) => s.rssMiB));
+    const end = procStats(gw.pid!);
+    const hwm = end.peakMiB;
+    const cpuPerReq = (end.cpuMs - cpu0) / Math.max(1, result.requests.total);
+    const subject =
+      TARGET === 'proxy' ? 'the bare undici proxy (the reference; no store, no guardrails)' : `${REDIS ? 'Redis' : 'embedded (LMDB, journal on)'} store`;
     const lines = [
-      `# Soak: ${REDIS ? 'Redis' : 'embedded (LMDB, journal on)'} store, ${SECONDS} s, ${CONNECTIONS} connections`,
+      `# Soak: ${subject}, ${SECONDS} s, ${CONNECTIONS} connections`,
       '',
-      `Default log level, guardrails in ${GUARD_MODE} mode, every prompt distinct, one request in three streaming` +
+      (TARGET === 'proxy' ? 'Every prompt distinct' : `Default log level, guardrails in ${GUARD_MODE} mode, every prompt distinct`) +
+        ', one request in three streaming' +
         (DOC_BYTES > 0 ? `, one in five pasting a ${DOC_BYTES}-byte document.` : '.'),
       '',
       `requests ${result.requests.total} (${Math.round(result.requests.average)}/s), non-2xx ${result.non2xx}${statusText(result.statusCodeStats)}, errors ${result.errors}, timeouts ${result.timeouts}; ` +
-        `latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; peak RSS ${peak.toFixed(0)} MiB`,
+        `latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; peak RSS ${peak.toFixed(0)} MiB ` +
+        `of the samples, ${hwm.toFixed(0)} MiB VmHWM (the process's peak, start-up included); ` +
+        `CPU ${cpuPerReq.toFixed(3)} ms per request (all of the process's threads)`,
       '',
-      '| t (s) | requests | gateway RSS MiB | of which LMDB file pages MiB |',
+      `| t (s) | requests | ${TARGET} RSS MiB | of which LMDB file pages MiB |`,
       '| ---: | ---: | ---: | ---: |',
       ...samples.map((s) => `| ${s.t} | ${s.requests} | ${s.rssMiB.toFixed(0)} | ${s.lmdbMiB.toFixed(1)} |`),
     ];
     const text = lines.join('\n') + '\n';
     process.stdout.write(text);
-    const out = OUT ?? join(root, `bench/results/soak-${REDIS ? 'redis' : 'embedded'}.md`);
+    const out = OUT ?? join(root, `bench/results/soak-${TARGET === 'proxy' ? 'proxy' : REDIS ? 'redis' : 'embedded'}.md`);
     if (out !== '') writeFileSync(out, text);
   } finally {
     gw.kill('SIGTERM');

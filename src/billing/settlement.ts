@@ -58,7 +58,9 @@ export class SettlementQueue {
     private readonly opts: { batchSize: number; flushMs: number; journal?: SettlementJournal | null },
     private readonly log: Logger,
     private readonly onFailure: () => void = () => {},
-  ) {}
+  ) {
+    if (opts.journal) opts.journal.onTailError = (e) => log.error('bookkeeping after an answer failed', { error: (e as Error)?.stack ?? String(e) });
+  }
 
   get pending(): number {
     return this.#queue.length;
@@ -79,6 +81,16 @@ export class SettlementQueue {
     const journal = this.opts.journal;
     if (journal) journal.appendThen(entry, then);
     else then(null);
+  }
+
+  /**
+   * Runs `fn` after the journal's pending group commit (see SettlementJournal.afterCommit), or at once when none is
+   * pending (or there is no journal). An error thrown by `fn` once put off is logged: the answers are already out.
+   */
+  afterAnswer(fn: () => void): void {
+    const journal = this.opts.journal;
+    if (journal) journal.afterCommit(fn);
+    else fn();
   }
 
   /**
@@ -211,6 +223,8 @@ export class SettlementQueue {
 
   /** Flushes all pending entries, retrying for up to `deadlineMs`. */
   async close(deadlineMs = 10_000): Promise<void> {
+    // Requests that answered in this turn queue their final entries after the journal's group commit: now, not later.
+    this.opts.journal?.commitTurn();
     this.#closed = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;

@@ -70,6 +70,8 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
   return async (req, res) => {
     const f = new TextFlow(req, fe);
     const st = f.st;
+    /** How the answer ended, once one was served (settlement owns the hold then); null for a refusal or failure. */
+    let outcome: Outcome | null = null;
     try {
       let answer;
       const ac = new CallAbort();
@@ -83,13 +85,20 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
         await unwind(chain, f);
         return;
       }
-      await serve(deps, chain, f, res, answer.candidate, answer.response);
+      outcome = await serve(deps, chain, f, res, answer.candidate, answer.response);
     } finally {
-      if (res.backpressureEvents > 0) deps.metrics.backpressure.inc({ route: fe.route }, res.backpressureEvents);
-      record(deps, st, fe.route);
+      // The answer's last bytes wait for the settlement journal's group commit at the end of this turn: what follows
+      // runs after that write, so it does not delay them (the provisional record is already in the journal).
+      deps.settlement.afterAnswer(() => {
+        if (outcome !== null) settle(deps, st, fe.route, outcome);
+        if (res.backpressureEvents > 0) deps.metrics.backpressure.inc({ route: fe.route }, res.backpressureEvents);
+        record(deps, st, fe.route);
+      });
     }
   };
 }
+
+type Outcome = 'ok' | 'aborted' | 'error';
 
 function passthrough(f: TextFlow, c: Candidate): boolean {
   return f.p.passthrough !== null && c.adapter.capabilities.chatPassthrough && f.clamped === null;
@@ -104,7 +113,10 @@ function upstreamRequest(deps: GatewayDeps, f: TextFlow, c: Candidate): Upstream
   return c.adapter.buildRequest(canonical, c.endpoint, { env: deps.env, maxTokens: Math.min(f.maxOut, c.model.maxOutput), now: new Date(), storageBuckets: f.st.principal?.org.storageBuckets ?? [] });
 }
 
-/** Execution's second half: the answer to the client in its format, then settlement (whatever happens). */
+/**
+ * Execution's second half: the answer to the client in its format. Returns how it ended, for settlement (whatever
+ * happens), or null when nothing reached the client and a failure was answered instead (the preflight is undone).
+ */
 async function serve(
   deps: GatewayDeps,
   chain: readonly Stage<TextFlow>[],
@@ -112,7 +124,7 @@ async function serve(
   res: ResponseSink,
   candidate: Candidate,
   response: Answer['response'],
-): Promise<void> {
+): Promise<Outcome | null> {
   const { st, p, fe } = f;
   const sentAt = performance.now();
   const fallback = async (outputTokens: number) => ({
@@ -122,7 +134,7 @@ async function serve(
     cacheWriteTokens: 0,
     reasoningTokens: 0,
   });
-  let outcome: 'ok' | 'aborted' | 'error' = 'ok';
+  let outcome: Outcome = 'ok';
   const out = journalingSink(deps, st, fe.route, res); // settlement is on disk before the last byte leaves
   try {
     const idleMs = candidate.endpoint.timeouts?.idleMs ?? deps.config.upstream.idleMs;
@@ -146,10 +158,10 @@ async function serve(
       st.servedModel = null;
       sendError(deps, st, res, err);
       await unwind(chain, f);
-      return;
+      return null;
     }
     outcome = 'error';
   }
   if (outcome === 'ok' && st.usage) deps.health.completed(candidate.key, performance.now() - sentAt, st.usage.outputTokens);
-  settle(deps, st, fe.route, outcome);
+  return outcome;
 }

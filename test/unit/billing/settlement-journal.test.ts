@@ -102,6 +102,47 @@ describe('SettlementJournal', () => {
     expect(written(dir).at(-1)).toEqual(last);
   });
 
+  it('afterCommit: work put off runs once the records of the turn are written and answered, in order; at once with none armed', async () => {
+    const j = new SettlementJournal(dir, { syncMs: 0 });
+    const order: string[] = [];
+    // Nothing armed: runs at once.
+    j.afterCommit(() => order.push('at once'));
+    expect(order).toEqual(['at once']);
+    const [a, b] = [settlement('o', 'k'), settlement('o', 'k')];
+    j.appendThen(a, () => order.push(`answer a (${written(dir).length} on disk)`));
+    j.afterCommit(() => order.push('bookkeeping a'));
+    j.appendThen(b, () => order.push(`answer b (${written(dir).length} on disk)`));
+    j.afterCommit(() => order.push('bookkeeping b'));
+    // Within the turn neither the answers nor the bookkeeping ran.
+    expect(order).toEqual(['at once']);
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(['at once', 'answer a (2 on disk)', 'answer b (2 on disk)', 'bookkeeping a', 'bookkeeping b']);
+    j.close();
+  });
+
+  it('afterCommit: a throwing piece of work is reported and the rest still runs; close() runs what is pending', async () => {
+    const j = new SettlementJournal(dir, { syncMs: 0 });
+    const errors: unknown[] = [];
+    j.onTailError = (e) => errors.push(e);
+    const ran: string[] = [];
+    j.appendThen(settlement('o', 'k'), () => ran.push('answer'));
+    j.afterCommit(() => {
+      throw new Error('boom');
+    });
+    j.afterCommit(() => ran.push('after the throw'));
+    await new Promise((r) => setImmediate(r));
+    expect(ran).toEqual(['answer', 'after the throw']);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['boom']);
+    // Pending when the journal closes: written, answered and run by close(), not dropped.
+    j.appendThen(settlement('o', 'k'), () => ran.push('answer 2'));
+    j.afterCommit(() => ran.push('bookkeeping 2'));
+    j.close();
+    expect(ran.slice(2)).toEqual(['answer 2', 'bookkeeping 2']);
+    // After close there is no commit to wait for.
+    j.afterCommit(() => ran.push('after close'));
+    expect(ran.at(-1)).toBe('after close');
+  });
+
   it('group commit: a burst of long records grows the buffer and rotates by bytes, losing nothing', async () => {
     const j = new SettlementJournal(dir, { syncMs: 0, segmentBytes: 50_000 });
     const long = '€'.repeat(5_000);

@@ -173,6 +173,34 @@ describe('SettlementQueue', () => {
     await q.close();
   });
 
+  it('close() applies the final entries that requests answered in this turn put off until the journal commit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-settle-tail-'));
+    try {
+      const journal = new SettlementJournal(dir, { syncMs: 0 });
+      // The store takes its time: close() must have waited for the entry, not merely started it.
+      const applied: string[] = [];
+      const store = {
+        settle: async (batch: SettlementEntry[]) => {
+          await new Promise((r) => setTimeout(r, 20));
+          applied.push(...batch.map((x) => x.requestId));
+          return batch.map((x) => x.requestId);
+        },
+      } as unknown as Store;
+      const q = new SettlementQueue(store, { batchSize: 100, flushMs: 60_000, journal }, quiet);
+      const e = entry('r-tail');
+      // A response ends: its provisional record waits for the group commit, its final entry for after that.
+      let answered = false;
+      q.journalThen(e, () => (answered = true));
+      q.afterAnswer(() => q.enqueue(e, e));
+      // Shutdown in the same turn, before the commit's setImmediate: nothing may be left behind.
+      await q.close();
+      expect(answered).toBe(true);
+      expect(applied).toEqual(['r-tail']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('flushes at once after close (a request that outlived the shutdown grace)', async () => {
     const { store, applied } = fakeStore(() => {});
     const q = new SettlementQueue(store, { batchSize: 100, flushMs: 60_000 }, quiet);
