@@ -69,10 +69,14 @@ export class SettlementJournal {
   #torn = false;
   /** What afterCommit() put off until the armed group commit has written and answered. */
   #tail: Array<() => void> = [];
-  /** Told of an error thrown by work put off with afterCommit() (the rest of that work still runs). */
-  onTailError: (err: unknown) => void = (err) => {
-    throw err;
-  };
+  /**
+   * Told of an error thrown by work put off with afterCommit(); the rest of that work still runs. The settlement queue
+   * logs it; without one the error is thrown again after the rest has run, as an uncaught exception.
+   */
+  onTailError: (err: unknown) => void = (err) =>
+    queueMicrotask(() => {
+      throw err;
+    });
   readonly #flushSoon = (): void => {
     this.#flushArmed = false;
     this.commitTurn();

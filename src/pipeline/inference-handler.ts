@@ -20,6 +20,7 @@ import { admitHoldStage } from './admit-hold.js';
 import type { LimitStore, Store } from '../store/contract.js';
 import { serveCanonicalJson, serveCanonicalStream } from './serve-canonical.js';
 import { serveJson, serveStream } from './serve-chat.js';
+import type { StreamOutcome } from './stream-writer.js';
 import { deferRefusal, refuseDeferred, runStages, unwind, type Stage } from './stage.js';
 import { isGatewayError } from '../errors/gateway-error.js';
 import { CallAbort } from '../upstream/call-abort.js';
@@ -71,7 +72,7 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
     const f = new TextFlow(req, fe);
     const st = f.st;
     /** How the answer ended, once one was served (settlement owns the hold then); null for a refusal or failure. */
-    let outcome: Outcome | null = null;
+    let outcome: StreamOutcome | null = null;
     try {
       let answer;
       const ac = new CallAbort();
@@ -98,8 +99,6 @@ export function inferenceHandler(deps: GatewayDeps, thresholds: () => Record<Gua
   };
 }
 
-type Outcome = 'ok' | 'aborted' | 'error';
-
 function passthrough(f: TextFlow, c: Candidate): boolean {
   return f.p.passthrough !== null && c.adapter.capabilities.chatPassthrough && f.clamped === null;
 }
@@ -124,7 +123,7 @@ async function serve(
   res: ResponseSink,
   candidate: Candidate,
   response: Answer['response'],
-): Promise<Outcome | null> {
+): Promise<StreamOutcome | null> {
   const { st, p, fe } = f;
   const sentAt = performance.now();
   const fallback = async (outputTokens: number) => ({
@@ -134,7 +133,7 @@ async function serve(
     cacheWriteTokens: 0,
     reasoningTokens: 0,
   });
-  let outcome: Outcome = 'ok';
+  let outcome: StreamOutcome = 'ok';
   const out = journalingSink(deps, st, fe.route, res); // settlement is on disk before the last byte leaves
   try {
     const idleMs = candidate.endpoint.timeouts?.idleMs ?? deps.config.upstream.idleMs;

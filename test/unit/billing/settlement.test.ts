@@ -201,6 +201,29 @@ describe('SettlementQueue', () => {
     }
   });
 
+  it('logs an error thrown by bookkeeping put off until the journal commit, and still runs the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-settle-tail-'));
+    try {
+      const journal = new SettlementJournal(dir, { syncMs: 0 });
+      const lines: string[] = [];
+      const q = new SettlementQueue(fakeStore(() => {}).store, { batchSize: 100, flushMs: 60_000, journal }, new Logger('error', true, (l) => lines.push(l)));
+      const ran: string[] = [];
+      q.journalThen(entry('r-1'), () => ran.push('answer'));
+      q.afterAnswer(() => {
+        throw new Error('bookkeeping broke');
+      });
+      q.afterAnswer(() => ran.push('next'));
+      await new Promise((r) => setImmediate(r));
+      expect(ran).toEqual(['answer', 'next']);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('bookkeeping after an answer failed');
+      expect(lines[0]).toContain('bookkeeping broke');
+      await q.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('flushes at once after close (a request that outlived the shutdown grace)', async () => {
     const { store, applied } = fakeStore(() => {});
     const q = new SettlementQueue(store, { batchSize: 100, flushMs: 60_000 }, quiet);
