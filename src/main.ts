@@ -145,7 +145,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   let sim: Simulator | null = null;
   let simulated: string[] = [];
   if (config.dev.bootstrap && needsSimulator(config, env)) {
-    // Imported only when used: the simulator's tokenizer (tiktoken WASM + o200k ranks) is ~70 MiB of resident memory.
+    // Imported only when used (its modules are not needed by a gateway in front of real upstreams).
     const { startSimulator } = await import('./sim/server.js');
     sim = await startSimulator({ port: config.dev.simulatorPort, host: '127.0.0.1' });
     ({ models: config.models, simulated } = simulatedCatalog(config.models, env, sim.url));

@@ -62,7 +62,6 @@ export function applyRuntimeHeapFlags(env: NodeJS.ProcessEnv = process.env): num
  * resident memory (VmHWM), whatever the load after: 107 MiB before the first request, 143-145 after it, back to ~110
  * a moment later; with Liftoff only, 107 -> 109. The parser's share of a request's instructions is about 0.6%
  * (callgrind); the cost of running it as baseline code is measured in bench/results/cpu.md (2026-12-02, session 15).
- * Exact token counts (tiktoken, WebAssembly, off the usual path, in their own thread) run as baseline code too.
  */
 export const WASM_BASELINE_ONLY = '--liftoff-only';
 

@@ -1,21 +1,10 @@
-import type { Tiktoken } from 'tiktoken';
-
-let enc: Promise<Tiktoken> | null = null;
+import { countO200k } from '../src/tokens/o200k.js';
 
 /**
- * The o200k encoder, built on first use and then kept for the worker's life. tiktoken is imported here, not at
- * module load: its WASM module and the o200k ranks are the largest part of a worker's resident memory (about
- * 20 MiB for the module and 50 MiB once the ranks are loaded), so a worker that never counts tokens never pays for them.
+ * Exact o200k token count of the given texts (sum), for texts too long to count on the event loop
+ * (src/pool/pool.ts INLINE_COUNT_MAX_CHARS). The tables (~4 MiB, src/tokens/o200k.ts) are loaded by the first count
+ * and kept for the thread's life. Leaf task: no gateway imports (o200k.ts imports node built-ins only).
  */
-function encoder(): Promise<Tiktoken> {
-  enc ??= import('tiktoken').then((m) => m.get_encoding('o200k_base'));
-  return enc;
-}
-
-/** Exact o200k token count of the given texts (sum). Leaf task: no gateway imports. */
-export async function countTokens({ texts }: { texts: string[] }): Promise<number> {
-  const e = await encoder();
-  let n = 0;
-  for (const t of texts) n += e.encode_ordinary(t).length;
-  return n;
+export function countTokens({ texts }: { texts: string[] }): number {
+  return countO200k(texts);
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ClassifyInput, ClassifyResult } from '../../workers/classify.js';
 import type { SharedGuardModel } from '../guard/shared-model.js';
+import { countO200k, o200k } from '../tokens/o200k.js';
 import { FairQueue, type QueueSignal } from './fair-queue.js';
 
 /** Walks up from this module to the directory holding package.json (works from src/ and dist/src/). */
@@ -49,12 +50,21 @@ export interface TaskOptions {
 }
 
 /**
- * How long the tokenizer thread outlives its last exact count. A count is needed only off the usual path
- * (no usage from the upstream, a prompt near its model's context, `count_tokens`, a transcoded Messages
- * stream), and the o200k ranks it loads are ~50 MiB of resident memory: the thread and the ranks go away
- * when unused and come back (about 0.5 s of loading) at the next count.
+ * How long the tokenizer thread outlives its last exact count of a long text (short ones are counted on the event loop,
+ * INLINE_COUNT_MAX_CHARS). The thread's isolate and its own o200k tables are given back when unused and come back at the
+ * next long count.
  */
 const TOKENIZER_IDLE_MS = 60_000;
+
+/**
+ * Texts adding up to at most this many characters are counted on the event loop (src/tokens/o200k.ts: ~0.12 us per
+ * character, so at most ~0.13 ms here), longer ones in the tokenizer thread. A hand-off to a thread costs 50-80 us of the
+ * event loop's CPU and a wake-up of the thread (bench/results/cpu.md, session 16), so up to this bound counting here costs
+ * the loop about what handing the count over would, the request does not wait for a thread to be scheduled (or started:
+ * a count is off the usual path, so the thread is usually not running), and a gateway whose prompts are short never
+ * starts the thread.
+ */
+export const INLINE_COUNT_MAX_CHARS = 1024;
 
 /**
  * How long a scoring thread beyond `workers.min` outlives its last task. Short texts are scored on the event loop,
@@ -95,6 +105,8 @@ export class WorkerPool {
   readonly #max: number;
   readonly #idleMs: number;
   #created = 0;
+  /** Exact counts made on the event loop (short texts). */
+  #inlineCounts = 0;
   /** No scoring thread has answered a task since the pool last had none (see scoringCold). */
   #cold = true;
 
@@ -110,6 +122,8 @@ export class WorkerPool {
     this.#tokenizer.on('workerCreate', () => this.#created++);
     // One organization: half the threads (at least one), each with its tasks in flight.
     this.#fair = new FairQueue(opts.max * TASKS_IN_FLIGHT_PER_WORKER, Math.max(1, Math.floor(opts.max / 2)) * TASKS_IN_FLIGHT_PER_WORKER);
+    // The event loop's o200k tables (~4 MiB, ~30 ms): loaded now, not by the first request that needs a count.
+    o200k();
   }
 
   #scoringPool(min: number, guardModel: SharedGuardModel | undefined): Piscina {
@@ -163,7 +177,11 @@ export class WorkerPool {
   run<K extends keyof WorkerTasks>(name: K, payload: WorkerTasks[K]['in'] | (() => WorkerTasks[K]['in']), opts: TaskOptions): Promise<WorkerTasks[K]['out']> {
     const { tenant, signal } = opts;
     const input = (): WorkerTasks[K]['in'] => (typeof payload === 'function' ? payload() : payload);
-    if (name === 'countTokens') return this.#tokenizerFair.run(tenant, () => this.#tokenizer.run(input(), { name }) as Promise<WorkerTasks[K]['out']>, signal);
+    if (name === 'countTokens') {
+      const inline = typeof payload === 'function' ? null : this.#countIfShort(payload as WorkerTasks['countTokens']['in']);
+      if (inline !== null) return Promise.resolve(inline as WorkerTasks[K]['out']);
+      return this.#tokenizerFair.run(tenant, () => this.#tokenizer.run(input(), { name }) as Promise<WorkerTasks[K]['out']>, signal);
+    }
     return this.#fair.run(tenant, () => this.#runScoring(name, input()), signal);
   }
 
@@ -176,9 +194,23 @@ export class WorkerPool {
     });
   }
 
-  /** Tasks handed to the workers so far (tests assert that a refused request started none). */
+  /** The exact count of short texts, made here (INLINE_COUNT_MAX_CHARS); null when they go to the tokenizer thread. */
+  #countIfShort({ texts }: WorkerTasks['countTokens']['in']): number | null {
+    let chars = 0;
+    for (const t of texts) chars += t.length;
+    if (chars > INLINE_COUNT_MAX_CHARS) return null;
+    this.#inlineCounts++;
+    return countO200k(texts);
+  }
+
+  /** Tasks started so far: handed to the workers, or exact counts made on the event loop (tests assert that a refused request started none). */
   get tasksStarted(): number {
-    return this.#fair.started + this.#tokenizerFair.started;
+    return this.#fair.started + this.#tokenizerFair.started + this.#inlineCounts;
+  }
+
+  /** Exact counts made on the event loop instead of in the tokenizer thread. */
+  get inlineCounts(): number {
+    return this.#inlineCounts;
   }
 
   /** Tasks waiting for a fair slot (all tenants). */

@@ -1,0 +1,104 @@
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { get_encoding, type Tiktoken } from 'tiktoken';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../../src/pool/pool.js';
+import { countO200k, O200k } from '../../../src/tokens/o200k.js';
+
+// Every count is compared with tiktoken's own encode_ordinary on the same text: the packed tables must give exactly
+// what the WebAssembly tokenizer gives (billing of streams without upstream usage, count_tokens, context checks).
+const tiktoken: Tiktoken = get_encoding('o200k_base');
+const ours = O200k.load();
+afterAll(() => tiktoken.free());
+
+const expected = (text: string): number => tiktoken.encode_ordinary(text).length;
+
+function mismatches(texts: Iterable<string>): { text: string; ours: number; tiktoken: number }[] {
+  const out = [];
+  for (const text of texts) {
+    const a = ours.count(text);
+    const b = expected(text);
+    if (a !== b) out.push({ text: text.slice(0, 200), ours: a, tiktoken: b });
+  }
+  return out;
+}
+
+describe('o200k counts equal tiktoken', () => {
+  it('loads the whole vocabulary', () => {
+    expect(ours.size).toBe(199_998);
+  });
+
+  it('on the cases where JavaScript and Rust regexes differ, and on merges', () => {
+    const cases = [
+      '',
+      'You are a helpful assistant.',
+      "It's 'S 'ſ 'LL 'Ve they'RE I'd",
+      '\u0085x\ufeffy \u00a0z\u3000w',
+      'a\ud800b \udc00 lone surrogates',
+      '😀😀😀 👩‍👩‍👧 e\u0301',
+      '日本語のテキスト 123456 €€€ ﬁǅ',
+      '   \n\t  \r\n end   ',
+      'https://example.com/a/b?c=d&e=f',
+      '<|endoftext|> is ordinary text here',
+      'x'.repeat(97),
+      'ab'.repeat(300),
+      '日'.repeat(200),
+      '!.-'.repeat(120),
+      '1234567890'.repeat(20),
+    ];
+    expect(mismatches(cases)).toEqual([]);
+  });
+
+  it('on the guardrail training corpus (26k prompts of several languages and styles)', () => {
+    const file = join(projectRoot(), '..', 'shared', 'data', 'guardrails-train', 'guardrails-train-unified.jsonl.gz');
+    const texts: string[] = [];
+    for (const line of gunzipSync(readFileSync(file)).toString('utf8').split('\n')) {
+      if (line === '') continue;
+      const row = JSON.parse(line) as { text?: unknown };
+      if (typeof row.text === 'string') texts.push(row.text);
+    }
+    expect(texts.length).toBeGreaterThan(20_000);
+    expect(mismatches(texts)).toEqual([]);
+  }, 60_000);
+
+  it('on source and markdown files (code, tables, long lines)', () => {
+    const root = projectRoot();
+    const files = ['README.md', 'docs/memory.md', 'src/tokens/o200k.ts', 'src/pool/pool.ts', 'package-lock.json'];
+    expect(mismatches(files.map((f) => readFileSync(join(root, f), 'utf8')))).toEqual([]);
+  });
+
+  it('on random strings over the characters the pattern treats specially', () => {
+    const chars = [...' \t\n\r\u0085\u00a0\u3000\ufeff\'sStTlLdDmMrReEvVſ0123456789abXY.,!?/-_()"é日😀\u0301\u200dßﬁǅ'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...chars), { maxLength: 60 }), (parts) => {
+        const text = parts.join('');
+        expect(ours.count(text)).toBe(expected(text));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('on random Unicode strings, lone surrogates included', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (text) => {
+        expect(ours.count(text)).toBe(expected(text));
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+
+  it('on long pieces, merged through the heap (over 96 bytes)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzé'), minLength: 97, maxLength: 600 }), (text) => {
+        expect(ours.count(text)).toBe(expected(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('sums several texts', () => {
+    expect(countO200k(['hello world', 'another line of text'])).toBe(expected('hello world') + expected('another line of text'));
+  });
+});
