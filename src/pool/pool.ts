@@ -51,8 +51,8 @@ export interface TaskOptions {
 
 /**
  * How long the tokenizer thread outlives its last exact count of a long text (short ones are counted on the event loop,
- * INLINE_COUNT_MAX_CHARS). The thread's isolate and its own o200k tables are given back when unused and come back at the
- * next long count.
+ * INLINE_COUNT_MAX_CHARS). The thread (its isolate, ~11 MiB) is given back when unused and comes back at the next long
+ * count; it counts from the event loop's o200k tables on shared memory (src/tokens/o200k.ts), so it has nothing to load.
  */
 const TOKENIZER_IDLE_MS = 60_000;
 
@@ -83,8 +83,8 @@ const SCORING_IDLE_MS = 60_000;
 export const TASKS_IN_FLIGHT_PER_WORKER = 2;
 
 /**
- * Typed facade over the piscina pools: CPU work (exact tokenization, guardrail scoring of long texts) never runs on
- * the event loop. The worker entry is the compiled dist/workers/index.js (`make build` produces it). Scoring threads
+ * Typed facade over the piscina pools: CPU work on long texts (exact tokenization, guardrail scoring) never runs on
+ * the event loop; short texts are counted here (INLINE_COUNT_MAX_CHARS) and scored by src/pool/inline-scorer.ts. The worker entry is the compiled dist/workers/index.js (`make build` produces it). Scoring threads
  * beyond `min` start on demand and stop when idle (SCORING_IDLE_MS); after adoptModel they read the guard model
  * from the shared memory of the thread that loaded it.
  * Tasks reach piscina through a per-organization fair queue with TASKS_IN_FLIGHT_PER_WORKER slots per thread:
@@ -92,9 +92,8 @@ export const TASKS_IN_FLIGHT_PER_WORKER = 2;
  * served round robin, so a flood from one tenant delays another tenant's task by at most the tasks already
  * handed to a worker (two short batches), never by the flood's backlog.
  *
- * Exact token counts run on their own pool of at most one thread, started on demand and stopped when idle
- * (TOKENIZER_IDLE_MS): the tokenizer is loaded in one thread only, never in every scoring worker, and its
- * half-second load never holds up guardrail scoring (whose deadline is 250 ms by default).
+ * Exact counts of long texts run on their own pool of at most one thread, started on demand and stopped when idle
+ * (TOKENIZER_IDLE_MS), so a long count never holds up guardrail scoring (whose deadline is 250 ms by default).
  */
 export class WorkerPool {
   #pool: Piscina;
@@ -118,12 +117,13 @@ export class WorkerPool {
     this.#idleMs = opts.idleMs ?? SCORING_IDLE_MS;
     // Until adoptModel: at least one thread, which loads the guard model from its file.
     this.#pool = this.#scoringPool(Math.max(1, opts.min), undefined);
-    this.#tokenizer = new Piscina({ ...this.#common, minThreads: 0, maxThreads: 1, idleTimeout: opts.tokenizerIdleMs ?? TOKENIZER_IDLE_MS });
+    // The event loop's o200k tables (~4 MiB, loaded now rather than by the first request that needs a count), shared with
+    // the tokenizer thread, which counts from the same memory.
+    const workerData = { o200k: o200k().tables };
+    this.#tokenizer = new Piscina({ ...this.#common, minThreads: 0, maxThreads: 1, idleTimeout: opts.tokenizerIdleMs ?? TOKENIZER_IDLE_MS, workerData });
     this.#tokenizer.on('workerCreate', () => this.#created++);
     // One organization: half the threads (at least one), each with its tasks in flight.
     this.#fair = new FairQueue(opts.max * TASKS_IN_FLIGHT_PER_WORKER, Math.max(1, Math.floor(opts.max / 2)) * TASKS_IN_FLIGHT_PER_WORKER);
-    // The event loop's o200k tables (~4 MiB, ~30 ms): loaded now, not by the first request that needs a count.
-    o200k();
   }
 
   #scoringPool(min: number, guardModel: SharedGuardModel | undefined): Piscina {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -96,6 +97,27 @@ describe('o200k counts equal tiktoken', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('hands its tables over on shared memory: a counter built from them (as the tokenizer thread builds one) counts the same', () => {
+    const { bytes, offsets, slots } = ours.tables;
+    for (const t of [bytes, offsets, slots]) expect(t.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const { port1, port2 } = new MessageChannel();
+    // A structured clone of the tables shares the memory: a write through the clone is seen through the original.
+    return new Promise<void>((resolve) => {
+      port2.once('message', (tables: typeof ours.tables) => {
+        const theirs = O200k.fromTables(tables);
+        const text = 'A pasted document, line after line of it. '.repeat(40);
+        expect(theirs.count(text)).toBe(expected(text));
+        const before = tables.slots[0]!;
+        tables.slots[0] = 12_345;
+        expect(slots[0]).toBe(12_345);
+        tables.slots[0] = before;
+        port1.close();
+        resolve();
+      });
+      port1.postMessage(ours.tables);
+    });
   });
 
   it('sums several texts', () => {
