@@ -1,4 +1,6 @@
+import { get_encoding } from 'tiktoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { framingTokens } from '../../src/billing/estimate.js';
 import { costOf } from '../../src/billing/price.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
 import { METRICS_TOKEN, startTestGateway, type TestGateway } from '../helpers/gateway.js';
@@ -14,6 +16,8 @@ describe('stream client disconnect', () => {
 
   it('aborts the upstream call, settles only what was emitted and releases the hold', async () => {
     t.sim.configure('/', { msPerToken: 40 });
+    const threads = t.gw.deps.pool.threads;
+    const inlineCounts = t.gw.deps.pool.inlineCounts;
     const ac = new AbortController();
     const res = await fetch(`${t.url}/v1/chat/completions`, {
       method: 'POST',
@@ -42,7 +46,13 @@ describe('stream client disconnect', () => {
     // Emitted tokens only: far fewer than the 200 the full answer would have had.
     expect(entry!.outputTokens).toBeGreaterThanOrEqual(4);
     expect(entry!.outputTokens).toBeLessThan(40);
-    expect(entry!.inputTokens).toBeGreaterThan(0);
+    // The upstream never reported usage: the input is billed on the exact count, tiktoken's o200k count of the prompt plus
+    // the per-message framing, made on the event loop (a short prompt starts no tokenizer thread).
+    const tiktoken = get_encoding('o200k_base');
+    expect(entry!.inputTokens).toBe(tiktoken.encode_ordinary('long story').length + framingTokens(1));
+    tiktoken.free();
+    expect(t.gw.deps.pool.inlineCounts).toBe(inlineCounts + 1);
+    expect(t.gw.deps.pool.threads).toBe(threads);
     expect(entry!.cost).toBe(
       costOf(pricing, { inputTokens: entry!.inputTokens, outputTokens: entry!.outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 }),
     );
