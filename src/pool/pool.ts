@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ClassifyInput, ClassifyResult } from '../../workers/classify.js';
 import type { SharedGuardModel } from '../guard/shared-model.js';
-import { countO200k, o200k } from '../tokens/o200k.js';
+import { o200k } from '../tokens/o200k.js';
 import { FairQueue, type QueueSignal } from './fair-queue.js';
 
 /** Walks up from this module to the directory holding package.json (works from src/ and dist/src/). */
@@ -65,6 +65,13 @@ const TOKENIZER_IDLE_MS = 60_000;
  * starts the thread.
  */
 export const INLINE_COUNT_MAX_CHARS = 1024;
+
+/**
+ * The merge work (O200k.countWithin: squared bytes of the pieces that are not whole tokens) a count on the event loop
+ * may take, ~40 us: 1,024 characters of prose take ~5,000; 1,024 letters without a space (~0.8 ms on the loop) or a
+ * page of CJK without spaces (~0.7 ms) go to the tokenizer thread.
+ */
+export const INLINE_COUNT_MERGE_BUDGET = 16_384;
 
 /**
  * How long a scoring thread beyond `workers.min` outlives its last task. Short texts are scored on the event loop,
@@ -194,13 +201,18 @@ export class WorkerPool {
     });
   }
 
-  /** The exact count of short texts, made here (INLINE_COUNT_MAX_CHARS); null when they go to the tokenizer thread. */
+  /**
+   * The exact count of short texts, made here (INLINE_COUNT_MAX_CHARS); null when they go to the tokenizer thread: too
+   * long, or with merges over INLINE_COUNT_MERGE_BUDGET (O200k.countWithin).
+   */
   #countIfShort({ texts }: WorkerTasks['countTokens']['in']): number | null {
     let chars = 0;
     for (const t of texts) chars += t.length;
     if (chars > INLINE_COUNT_MAX_CHARS) return null;
+    const n = o200k().countWithin(texts, INLINE_COUNT_MERGE_BUDGET);
+    if (n < 0) return null;
     this.#inlineCounts++;
-    return countO200k(texts);
+    return n;
   }
 
   /** Tasks started so far: handed to the workers, or exact counts made on the event loop (tests assert that a refused request started none). */

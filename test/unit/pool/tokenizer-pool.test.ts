@@ -33,6 +33,15 @@ describe('tokenizer thread', () => {
     expect(pool.threads).toBe(1);
   });
 
+  it('sends a short text whose merges would hold the event loop (a run of letters without a space) to the thread', async () => {
+    const run = 'a'.repeat(INLINE_COUNT_MAX_CHARS - 24);
+    const inline = pool.inlineCounts;
+    expect(await pool.run('countTokens', { texts: [run] }, { tenant: 'org-a' })).toBe(tiktoken.encode_ordinary(run).length);
+    expect(pool.inlineCounts).toBe(inline);
+    expect(pool.threads).toBe(2);
+    for (let i = 0; i < 100 && pool.threads > 1; i++) await sleep(100);
+  }, 30_000);
+
   it('starts on the first count of a long text, beside the one scoring worker, which keeps scoring while it starts', async () => {
     expect(pool.threads).toBe(1);
     const order: string[] = [];

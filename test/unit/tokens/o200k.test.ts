@@ -120,6 +120,20 @@ describe('o200k counts equal tiktoken', () => {
     });
   });
 
+  it('counts within a merge budget, or says -1 as soon as the merges would exceed it', () => {
+    const prose = 'The invoice for October was charged twice, and our team reviewed each ledger entry before closing the ticket.';
+    expect(ours.countWithin([prose, prose], 16_384)).toBe(2 * expected(prose));
+    // One piece of 1,000 bytes that is no token: 1,000,000 of merge work.
+    expect(ours.countWithin(['a'.repeat(1000)], 16_384)).toBe(-1);
+    expect(ours.countWithin([prose, 'a'.repeat(1000)], 16_384)).toBe(-1);
+    // The budget is shared by the texts: each alone fits, together they do not (a 90-byte piece costs 8,100).
+    const word = 'qzxv'.repeat(22) + 'qz';
+    expect(ours.countWithin([word], 10_000)).toBe(expected(word));
+    expect(ours.countWithin([word, word], 10_000)).toBe(-1);
+    // count() has no budget, after a countWithin that ran out.
+    expect(ours.count(word + ' ' + word)).toBe(expected(word + ' ' + word));
+  });
+
   it('sums several texts', () => {
     expect(countO200k(['hello world', 'another line of text'])).toBe(expected('hello world') + expected('another line of text'));
   });
