@@ -52,6 +52,7 @@ bench: build
 	node dist/bench/micro/transcode.js | tee bench/results/micro.md
 	node dist/bench/micro/metric-updates.js | tee -a bench/results/micro.md
 	node dist/bench/micro/round-trip.js | tee -a bench/results/micro.md
+	node dist/bench/micro/token-count.js | tee -a bench/results/micro.md
 	node dist/bench/load/run.js
 	node dist/bench/load/sustained.js
 

@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
-import { replayJournal, SettlementJournal } from './billing/settlement-journal.js';
+import { replayJournal } from './billing/journal-recovery.js';
+import { SettlementJournal } from './billing/settlement-journal.js';
 import { loadConfig } from './config/load.js';
 import { missingCredentials, type MissingCredential } from './config/credentials.js';
 import { ConfigError } from './config/fields.js';

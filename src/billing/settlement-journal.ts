@@ -20,12 +20,11 @@
  * skipped on replay. The same request id may appear twice (a provisional record at the response's end, the
  * final one from settlement): the last record wins.
  */
-import { closeSync, fdatasync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { StoreUnavailableError, type SettlementEntry } from '../store/contract.js';
+import type { SettlementEntry } from '../store/contract.js';
+import { readSegments, segmentPath } from './journal-recovery.js';
 
-const SEGMENT_RE = /^settle-(\d+)\.jnl$/;
 /** A new segment is started once the current one holds this many bytes (so applied ones can be deleted). */
 const SEGMENT_BYTES = 4 * 1024 * 1024;
 /** The group-commit buffer: its starting size, and the size past which a burst's bigger buffer is given back. */
@@ -300,7 +299,7 @@ export class SettlementJournal {
   }
 
   #openSegment(n: number): Segment {
-    const seg: Segment = { n, fd: openSync(join(this.dir, `settle-${n}.jnl`), 'a', 0o600), bytes: 0, pending: 0 };
+    const seg: Segment = { n, fd: openSync(segmentPath(this.dir, n), 'a', 0o600), bytes: 0, pending: 0 };
     this.#segments.set(n, seg);
     return seg;
   }
@@ -318,7 +317,7 @@ export class SettlementJournal {
   #drop(seg: Segment, sync = false): void {
     this.#closeFd(seg);
     this.#segments.delete(seg.n);
-    const path = join(this.dir, `settle-${seg.n}.jnl`);
+    const path = segmentPath(this.dir, seg.n);
     if (sync) {
       rmSync(path, { force: true });
       return;
@@ -337,65 +336,4 @@ export class SettlementJournal {
     // closed segment's bytes are in the kernel and reach the disk with the next writeback).
     fdatasync(this.#current.fd, () => undefined);
   }
-}
-
-function readSegments(dir: string): { entries: (SettlementEntry & { segment: number })[]; segments: number[] } {
-  const segments = readdirSync(dir)
-    .map((f) => SEGMENT_RE.exec(f))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => Number(m[1]))
-    .sort((a, b) => a - b);
-  const latest = new Map<string, SettlementEntry & { segment: number }>();
-  for (const n of segments) {
-    const text = readFileSync(join(dir, `settle-${n}.jnl`), 'utf8');
-    for (const line of text.split('\n')) {
-      if (line === '') continue;
-      let e: SettlementEntry;
-      try {
-        e = JSON.parse(line) as SettlementEntry;
-      } catch {
-        continue; // a torn last line: the write that was cut off never completed, so nothing was answered on it
-      }
-      if (typeof e.requestId !== 'string' || typeof e.orgId !== 'string') continue;
-      latest.delete(e.requestId);
-      latest.set(e.requestId, { ...e, segment: n });
-    }
-  }
-  return { entries: [...latest.values()], segments };
-}
-
-/**
- * Applies what a previous process journaled and the store had not applied (before serving). Idempotent: the
- * store skips request ids it already has. A batch the store rejects (not unavailability: that propagates and
- * the start fails) is retried entry by entry; an entry the store still refuses stays in the journal, is
- * reported in `refused`, and never blocks the start.
- */
-export async function replayJournal(
-  journal: SettlementJournal,
-  settle: (batch: SettlementEntry[]) => Promise<string[]>,
-  batchSize = 256,
-): Promise<{ replayed: number; applied: number; refused: { requestId: string; error: string }[] }> {
-  const entries = journal.recovered();
-  let applied = 0;
-  const refused: { requestId: string; error: string }[] = [];
-  for (let i = 0; i < entries.length; i += batchSize) {
-    const batch = entries.slice(i, i + batchSize);
-    try {
-      applied += (await settle(batch)).length;
-      journal.markApplied(batch.map((e) => e.requestId));
-      continue;
-    } catch (e) {
-      if (e instanceof StoreUnavailableError) throw e;
-    }
-    for (const entry of batch) {
-      try {
-        applied += (await settle([entry])).length;
-        journal.markApplied([entry.requestId]);
-      } catch (e) {
-        if (e instanceof StoreUnavailableError) throw e;
-        refused.push({ requestId: entry.requestId, error: (e as Error).message });
-      }
-    }
-  }
-  return { replayed: entries.length, applied, refused };
 }

@@ -57,19 +57,19 @@ export interface TaskOptions {
 const TOKENIZER_IDLE_MS = 60_000;
 
 /**
- * Texts adding up to at most this many characters are counted on the event loop (src/tokens/o200k.ts: ~0.12 us per
- * character, so at most ~0.13 ms here), longer ones in the tokenizer thread. A hand-off to a thread costs 50-80 us of the
- * event loop's CPU and a wake-up of the thread (bench/results/cpu.md, session 16), so up to this bound counting here costs
- * the loop about what handing the count over would, the request does not wait for a thread to be scheduled (or started:
- * a count is off the usual path, so the thread is usually not running), and a gateway whose prompts are short never
- * starts the thread.
+ * Texts adding up to at most this many characters are counted on the event loop (src/tokens/o200k.ts; 6-18 us on
+ * average for the training prompts of that size, 43 us for 1,024 characters of prose: bench/micro/token-count.ts),
+ * longer ones in the tokenizer thread. A hand-off to a thread costs 50-80 us of the event loop's CPU and a wake-up of the
+ * thread (bench/results/cpu.md, session 16), so up to this bound counting here costs the loop no more than handing the
+ * count over would, the request does not wait for a thread to be scheduled (or started: a count is off the usual path,
+ * so the thread is usually not running), and a gateway whose prompts are short never starts the thread.
  */
 export const INLINE_COUNT_MAX_CHARS = 1024;
 
 /**
  * The merge work (O200k.countWithin: squared bytes of the pieces that are not whole tokens) a count on the event loop
- * may take, ~40 us: 1,024 characters of prose take ~5,000; 1,024 letters without a space (~0.8 ms on the loop) or a
- * page of CJK without spaces (~0.7 ms) go to the tokenizer thread.
+ * may take (~40 us): 1,024 characters of prose take ~5,000; 1,024 letters without a space (0.3-0.8 ms on the loop) or
+ * as many CJK characters (0.7-1 ms) are refused in 2-26 us and go to the tokenizer thread (bench/micro/token-count.ts).
  */
 export const INLINE_COUNT_MERGE_BUDGET = 16_384;
 
@@ -91,7 +91,8 @@ export const TASKS_IN_FLIGHT_PER_WORKER = 2;
 
 /**
  * Typed facade over the piscina pools: CPU work on long texts (exact tokenization, guardrail scoring) never runs on
- * the event loop; short texts are counted here (INLINE_COUNT_MAX_CHARS) and scored by src/pool/inline-scorer.ts. The worker entry is the compiled dist/workers/index.js (`make build` produces it). Scoring threads
+ * the event loop; short texts are counted here (INLINE_COUNT_MAX_CHARS) and scored by src/pool/inline-scorer.ts. The
+ * worker entry is the compiled dist/workers/index.js (`make build` produces it). Scoring threads
  * beyond `min` start on demand and stop when idle (SCORING_IDLE_MS); after adoptModel they read the guard model
  * from the shared memory of the thread that loaded it.
  * Tasks reach piscina through a per-organization fair queue with TASKS_IN_FLIGHT_PER_WORKER slots per thread:

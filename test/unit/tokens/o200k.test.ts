@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
-import { gunzipSync } from 'node:zlib';
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readJsonl, trainingPaths } from '../../../scripts/guard/data.js';
 import { projectRoot } from '../../../src/pool/pool.js';
 import { countO200k, O200k } from '../../../src/tokens/o200k.js';
 
@@ -53,13 +53,9 @@ describe('o200k counts equal tiktoken', () => {
   });
 
   it('on the guardrail training corpus (26k prompts of several languages and styles)', () => {
-    const file = join(projectRoot(), '..', 'shared', 'data', 'guardrails-train', 'guardrails-train-unified.jsonl.gz');
-    const texts: string[] = [];
-    for (const line of gunzipSync(readFileSync(file)).toString('utf8').split('\n')) {
-      if (line === '') continue;
-      const row = JSON.parse(line) as { text?: unknown };
-      if (typeof row.text === 'string') texts.push(row.text);
-    }
+    const texts = readJsonl(trainingPaths(projectRoot()).data)
+      .map((row) => row.text)
+      .filter((t): t is string => typeof t === 'string');
     expect(texts.length).toBeGreaterThan(20_000);
     expect(mismatches(texts)).toEqual([]);
   }, 60_000);
