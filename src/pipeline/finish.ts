@@ -146,6 +146,10 @@ class JournalingSink implements ResponseSink {
     return this.res.drained();
   }
 
+  cut(): void {
+    this.res.cut();
+  }
+
   end(...chunks: (string | Uint8Array)[]): void {
     const entry = this.#entry();
     if (entry === null) this.res.end(...chunks);
@@ -174,12 +178,13 @@ class JournalingSink implements ResponseSink {
 
   /**
    * The record could not be written (disk full, I/O error): the answer is withheld, since it could not be billed
-   * after a crash. A whole response becomes a 503; a stream, whose status has left, is cut short without its end.
+   * after a crash. A whole response becomes a 503; a stream, whose status and content have left, loses its connection
+   * before its end ([DONE] and the chunked terminator), so no client takes it for a complete answer.
    */
   #unrecorded(err: Error): void {
     this.deps.log.error('settlement journal write failed; answer withheld', { request_id: this.st.id, error: err.message });
     if (this.res.aborted) return;
-    if (this.#begun) this.res.end();
+    if (this.#begun) this.res.cut();
     else sendError(this.deps, this.st, this.res, new GatewayError('service_unavailable', { message: 'Billing journal unavailable.', cause: err }));
   }
 }

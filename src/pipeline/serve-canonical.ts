@@ -65,7 +65,7 @@ export async function serveCanonicalStream(
   const pumped = await pumpStream(res, response.body, idleMs, (chunk) => encode(decoder.push(chunk)));
   let outcome = pumped.outcome;
   let failure: GatewayError | null = null;
-  // What is still owed before the terminator: the pump's last bytes and what the decoder held back.
+  // What is still owed before the terminator: what the decoder held back.
   let tail = '';
   if (outcome === 'error') failure = asStreamFailure(pumped.error);
   else if (outcome === 'ok') {
@@ -82,14 +82,13 @@ export async function serveCanonicalStream(
   const reported = usage as TokenUsage | null; // assigned inside encode(): TS cannot see it
   if (reported === null) {
     // The fallback count may wait for the tokenizer thread to start: the client's bytes do not wait for it.
-    res.write(pumped.last);
     res.write(tail);
-    pumped.last = tail = '';
+    tail = '';
   }
   const final =
     reported === null ? await fallback(emitted) : outcome === 'ok' ? reported : { ...reported, outputTokens: Math.max(reported.outputTokens, emitted) };
   price(st, c, final);
-  if (outcome === 'ok') res.end(pumped.last, tail, usageComment(st) + encoder.end());
-  else if (outcome === 'error') res.end(pumped.last, tail, encoder.error(failure!));
+  if (outcome === 'ok') res.end(tail, usageComment(st) + encoder.end());
+  else if (outcome === 'error') res.end(tail, encoder.error(failure!));
   return outcome;
 }

@@ -55,31 +55,23 @@ export async function serveStream(
   idleMs: number,
 ): Promise<'ok' | 'aborted' | 'error'> {
   const rewrite = reportModel ? (ev: Buffer): Buffer => rewriteEventModel(ev, reportModel) : null;
-  const tap = new OpenAIStreamTap(
-    clientWantsUsage,
-    () => {
-      if (!tap.usage) return '';
-      price(st, c, c.adapter.usage(tap.usage));
-      return usageComment(st);
-    },
-    rewrite,
-  );
+  const tap = new OpenAIStreamTap(clientWantsUsage, rewrite);
   st.status = 200;
   res.begin(200, commonHeaders(st, true, SSE_HEADERS['content-type'], SSE_HEADERS['cache-control']));
   const pumped = await pumpStream(res, response.body, idleMs, (chunk) => tap.feed(chunk));
   let outcome = pumped.outcome;
   let rest: string | Buffer = outcome === 'aborted' ? '' : tap.flush();
-  if (!tap.usage) {
+  if (tap.usage) price(st, c, c.adapter.usage(tap.usage));
+  else {
     // The input count may wait for the tokenizer thread to start: the client's bytes do not wait for it.
-    res.write(pumped.last);
     res.write(rest);
-    pumped.last = rest = '';
+    rest = '';
     price(st, c, await fallback(tap.contentEvents));
-  } else if (st.usage === null) price(st, c, c.adapter.usage(tap.usage));
+  }
   if (outcome === 'error' || (outcome === 'ok' && !tap.sawDone)) {
     outcome = 'error';
     const err = { error: { message: 'The upstream stream ended unexpectedly.', type: 'gateway_error', code: 'service_unavailable' } };
-    res.end(pumped.last, rest, `data: ${JSON.stringify(err)}\n\n`);
-  } else res.end(pumped.last, rest);
+    res.end(rest, `data: ${JSON.stringify(err)}\n\n`);
+  } else res.end(rest, usageComment(st), tap.end);
   return outcome;
 }

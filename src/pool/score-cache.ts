@@ -3,6 +3,21 @@ import type { ScoreBatcher, ScoreOptions } from './score-batcher.js';
 
 type Scores = Record<string, number>;
 
+/** A request's texts the cache does not know, and where their scores go. */
+interface Job {
+  out: Scores[];
+  missing: string[];
+  /** Where each missing text's scores go in `out`. */
+  idx: number[];
+  /** The cache key of each missing text (null: too long to keep). */
+  keyOf: (string | null)[];
+  tenant: string;
+  opts: ScoreOptions;
+  /** A deferred job's promise (see ScoreCache.score). */
+  resolve: ((scores: Scores[]) => void) | null;
+  reject: ((err: unknown) => void) | null;
+}
+
 export interface ScoreCacheOptions {
   /** Most texts remembered (least recently used first out). */
   maxEntries?: number;
@@ -29,6 +44,8 @@ export class ScoreCache {
   readonly #maxEntries: number;
   readonly #maxChars: number;
   readonly #maxTextChars: number;
+  /** Requests nobody waits on (ScoreOptions.linger), scored on the next setImmediate. */
+  #deferred: Job[] = [];
   /** Insertion order is recency: a hit is moved to the end, eviction takes from the front. */
   readonly #entries = new Map<string, Readonly<Scores>>();
   #chars = 0;
@@ -76,8 +93,33 @@ export class ScoreCache {
       (keys ??= []).push(key);
     }
     if (missing === null) return Promise.resolve(out);
-    const idx = at!;
-    const keyOf = keys!;
+    const job: Job = { out, missing, idx: at!, keyOf: keys!, tenant, opts, resolve: null, reject: null };
+    if (opts.linger !== true) return this.#run(job);
+    // Nobody waits on these scores (monitor mode): they are computed after the turn's I/O callbacks, so the
+    // request's upstream call leaves first instead of waiting for its texts to be scored on the event loop.
+    return new Promise((resolve, reject) => {
+      job.resolve = resolve;
+      job.reject = reject;
+      this.#deferred.push(job);
+      if (this.#deferred.length === 1) setImmediate(this.#runDeferred);
+    });
+  }
+
+  readonly #runDeferred = (): void => {
+    const jobs = this.#deferred;
+    this.#deferred = [];
+    for (const job of jobs) {
+      try {
+        this.#run(job).then(job.resolve, job.reject);
+      } catch (e) {
+        job.reject!(e);
+      }
+    }
+  };
+
+  /** Scores a request's missing texts: inline when short enough (see `inline`), else in the pool. */
+  #run(job: Job): Promise<Scores[]> {
+    const { out, missing, idx, keyOf, opts } = job;
     const scored = this.inline?.scoreIfShort(missing) ?? null;
     if (scored !== null) {
       opts.onDispatch?.();
@@ -85,7 +127,7 @@ export class ScoreCache {
       this.#fill(out, idx, keyOf, scored);
       return Promise.resolve(out);
     }
-    return this.#inner.score(missing, tenant, opts).then((scores) => {
+    return this.#inner.score(missing, job.tenant, opts).then((scores) => {
       this.#fill(out, idx, keyOf, scores);
       return out;
     });

@@ -30,8 +30,13 @@ export interface ResponseSink {
   drained(): Promise<void>;
   /** How many writes found the socket full (the stream then waited for drain before reading upstream). */
   readonly backpressureEvents: number;
-  /** Ends the response; the chunks given (a begun stream's last bytes) leave with the end in one socket write. */
+  /** Ends the response; the chunks given (a begun stream's end: usage comment, closing event) leave with it in one socket write. */
   end(...chunks: (string | Uint8Array)[]): void;
+  /**
+   * Closes the connection without ending a begun stream: the client reads a broken response (a transport error),
+   * never one that looks complete without its end.
+   */
+  cut(): void;
 }
 
 export type Handler = (req: IncomingRequest, res: ResponseSink) => void | Promise<void>;

@@ -129,6 +129,13 @@ export class UwsSink implements ResponseSink {
     return new Promise((resolve) => this.#drainWaiters.push(resolve));
   }
 
+  cut(): void {
+    if (this.#aborted || this.#ended) return;
+    this.#ended = true;
+    // close() runs onAborted at once: nothing may use the uWS response after this.
+    this.res.close();
+  }
+
   end(...chunks: (string | Uint8Array)[]): void {
     if (this.#aborted || this.#ended) return;
     this.#ended = true;

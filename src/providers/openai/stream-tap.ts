@@ -117,11 +117,11 @@ export class OpenAIStreamTap {
   #usage: Record<string, unknown> | null = null;
   #contentEvents = 0;
   #sawDone = false;
+  /** `data: [DONE]` and whatever follows it: the end, which the caller sends with the response's end. */
+  #end: Buffer[] = [];
 
   constructor(
     private readonly forwardUsage: boolean,
-    /** Called before `data: [DONE]` is forwarded; returns bytes to insert (e.g. an SSE comment with cost). */
-    private readonly beforeDone: () => string,
     /** Rewrites each event's top-level `model` (a router alias reports itself); null forwards events as is. */
     private readonly rewrite: ((event: Buffer) => Buffer) | null = null,
   ) {}
@@ -136,12 +136,20 @@ export class OpenAIStreamTap {
     return this.#sawDone;
   }
 
+  /**
+   * The `data: [DONE]` event and any bytes after it, held back from feed() and flush(): the caller puts its usage
+   * comment before them and sends them as the end of the response, once the request's settlement is journaled.
+   */
+  get end(): Buffer {
+    return this.#end.length === 1 ? this.#end[0]! : Buffer.concat(this.#end);
+  }
+
   /** Returns the bytes to forward for this upstream chunk (possibly empty). */
   feed(chunk: Buffer): Buffer {
     const frames = this.#framer.push(chunk);
     if (frames.length === 0) return EMPTY;
     const out: Buffer[] = [];
-    for (const ev of frames) this.#event(ev, out);
+    for (const ev of frames) this.#event(ev, this.#sawDone ? this.#end : out);
     return out.length === 1 ? out[0]! : Buffer.concat(out);
   }
 
@@ -153,7 +161,7 @@ export class OpenAIStreamTap {
     const { rest } = this.#framer.end();
     if (rest.length === 0) return rest;
     const out: Buffer[] = [];
-    this.#event(rest, out);
+    this.#event(rest, this.#sawDone ? this.#end : out);
     return Buffer.concat(out);
   }
 
@@ -161,7 +169,7 @@ export class OpenAIStreamTap {
     const flags = classify(ev);
     if (flags & IS_DONE) {
       this.#sawDone = true;
-      out.push(Buffer.from(this.beforeDone()), ev);
+      this.#end.push(ev);
       return;
     }
     if (flags & CONTENT) this.#contentEvents++;

@@ -66,6 +66,10 @@ class RecordingSink implements ResponseSink {
     for (const c of chunks) this.chunks.push(Buffer.from(c).toString());
     this.ended = true;
   }
+  wasCut = false;
+  cut(): void {
+    this.wasCut = true;
+  }
 }
 
 describe('a settlement journal that cannot write', () => {
@@ -156,16 +160,18 @@ describe('a settlement journal that cannot write', () => {
     expect(errors.join('\n')).toContain('settlement journal write failed');
   });
 
-  it('cuts a stream short without its last bytes', async () => {
+  it('cuts a stream short: the connection closes without its end ([DONE], the chunked terminator)', async () => {
     const st = servedState();
     const res = new RecordingSink();
     const sink = journalingSink(deps, st, '/v1/chat/completions', res);
     sink.begin(200, {});
     sink.write('data: {"delta":"hi"}\n\n');
     disk.full = true;
-    sink.end('data: {"usage":{}}\n\n', 'data: [DONE]\n\n');
+    sink.end(': x-svc-usage {}\n\n', 'data: [DONE]\n\n');
     await tick();
-    expect(res.ended).toBe(true);
+    // The connection is closed without the stream's end: the client sees a broken stream, not a complete answer.
+    expect(res.wasCut).toBe(true);
+    expect(res.ended).toBe(false);
     expect(res.chunks).toEqual(['data: {"delta":"hi"}\n\n']);
   });
 

@@ -111,4 +111,40 @@ describe('ScoreCache with an inline scorer', () => {
     expect(inner.calls).toEqual([{ texts: ['abcdef', 'ghijkl'], tenant: 'org-a' }]);
     expect(c.inlined).toBe(0);
   });
+
+  it('scores texts nobody waits on (linger: monitor mode) after the turn, not while the request is on its way', async () => {
+    const inner = fakeBatcher();
+    const c = new ScoreCache(inner);
+    const inline = fakeInline(10);
+    c.inline = inline;
+    let dispatched = 0;
+    const a = c.score(['one'], 'org-a', { linger: true, onDispatch: () => dispatched++ });
+    const b = c.score(['two', 'a much longer turn'], 'org-a', { linger: true });
+    await Promise.resolve();
+    expect(inline.scored).toEqual([]);
+    expect(inner.calls).toEqual([]);
+    expect(dispatched).toBe(0);
+    expect(await a).toEqual([{ len: 3, inline: 1 }]);
+    expect(await b).toEqual([{ len: 3 }, { len: 18 }]);
+    expect(inline.scored).toEqual([['one']]);
+    expect(inner.calls).toEqual([{ texts: ['two', 'a much longer turn'], tenant: 'org-a' }]);
+    expect(dispatched).toBe(1);
+    // A request that waits (enforce) is scored at once.
+    void c.score(['three'], 'org-a');
+    expect(inline.scored).toEqual([['one'], ['three']]);
+  });
+
+  it('a deferred scoring that throws fails its own request only', async () => {
+    const c = new ScoreCache(fakeBatcher());
+    c.inline = {
+      scoreIfShort: (texts: readonly string[]) => {
+        if (texts[0] === 'bad') throw new Error('model broke');
+        return texts.map(() => ({ ok: 1 }));
+      },
+    };
+    const bad = c.score(['bad'], 'o', { linger: true });
+    const good = c.score(['good'], 'o', { linger: true });
+    await expect(bad).rejects.toThrow('model broke');
+    expect(await good).toEqual([{ ok: 1 }]);
+  });
 });

@@ -116,24 +116,25 @@ const streamArb = fc.record({
 });
 
 describe('passthrough tap and canonical decoder over any line endings and splits', () => {
-  it('the tap forwards the bytes unchanged, sees [DONE] once, counts content, finds the reported usage', () => {
+  it('the tap forwards the bytes unchanged with [DONE] held back, sees [DONE] once, counts content, finds the reported usage', () => {
     fc.assert(
       fc.property(streamArb, fc.boolean(), ({ contents, prompt, completion, eols, cuts }, forwardUsage) => {
         const { bytes } = openAiStream(contents, { prompt, completion }, eols);
-        const tap = new OpenAIStreamTap(forwardUsage, () => ': usage\n\n');
+        const tap = new OpenAIStreamTap(forwardUsage);
         const out: Buffer[] = [];
         for (const part of splitAt(bytes, cuts)) out.push(Buffer.from(tap.feed(part)));
         out.push(tap.flush());
         expect(tap.sawDone).toBe(true);
         expect(tap.usage).toEqual({ prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion });
         expect(tap.contentEvents).toBe(contents.length);
+        // The stream's end (its [DONE] event) is held back for the caller; the rest is forwarded as it comes.
+        const end = tap.end.toString('utf8');
+        expect(end.startsWith('data: [DONE]')).toBe(true);
         const forwarded = Buffer.concat(out).toString('utf8');
-        const doneAt = forwarded.lastIndexOf(': usage\n\n');
-        expect(doneAt).toBeGreaterThan(-1);
-        // Everything except the inserted comment (and the usage chunk when the client did not ask) is the upstream's bytes.
-        const withoutComment = forwarded.slice(0, doneAt) + forwarded.slice(doneAt + ': usage\n\n'.length);
-        if (forwardUsage) expect(withoutComment).toBe(bytes.toString('utf8'));
-        else expect(withoutComment.includes('"choices":[],"usage":{')).toBe(false);
+        expect(/(^|[\r\n])data: \[DONE\]/.test(forwarded)).toBe(false);
+        const whole = forwarded + end;
+        if (forwardUsage) expect(whole).toBe(bytes.toString('utf8'));
+        else expect(whole.includes('"choices":[],"usage":{')).toBe(false);
       }),
       { numRuns: 300 },
     );

@@ -40,3 +40,42 @@ describe('UwsSink keep-alive hint', () => {
     expect(r.headers.map(([k]) => k)).toEqual(['content-type']);
   });
 });
+
+describe('UwsSink.cut on a real connection', () => {
+  it('closes a begun stream without its end: the client reads the bytes sent, then a transport error', async () => {
+    const uWS = (await import('uWebSockets.js')).default;
+    const { request } = await import('undici');
+    const app = uWS.App();
+    let cutAborted = false;
+    app.get('/*', (res) => {
+      const sink = new UwsSink(res);
+      sink.onAbort(() => (cutAborted = true));
+      sink.begin(200, { 'content-type': 'text/event-stream' });
+      sink.write('data: {"delta":"hi"}\n\n');
+      setTimeout(() => {
+        sink.cut();
+        sink.end('data: [DONE]\n\n'); // after cut: nothing more leaves
+      }, 20);
+    });
+    const { port, close } = await new Promise<{ port: number; close: () => void }>((resolve, reject) =>
+      app.listen('127.0.0.1', 0, (token) => {
+        if (!token) reject(new Error('listen failed'));
+        else resolve({ port: uWS.us_socket_local_port(token), close: () => uWS.us_listen_socket_close(token) });
+      }),
+    );
+    try {
+      const res = await request(`http://127.0.0.1:${port}/`);
+      expect(res.statusCode).toBe(200);
+      const seen: string[] = [];
+      await expect(
+        (async () => {
+          for await (const chunk of res.body) seen.push(Buffer.from(chunk as Uint8Array).toString());
+        })(),
+      ).rejects.toThrow();
+      expect(seen.join('')).toBe('data: {"delta":"hi"}\n\n');
+      expect(cutAborted).toBe(true);
+    } finally {
+      close();
+    }
+  });
+});
