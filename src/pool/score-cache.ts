@@ -13,9 +13,6 @@ interface Job {
   keyOf: (string | null)[];
   tenant: string;
   opts: ScoreOptions;
-  /** A deferred job's promise (see ScoreCache.score). */
-  resolve: ((scores: Scores[]) => void) | null;
-  reject: ((err: unknown) => void) | null;
 }
 
 export interface ScoreCacheOptions {
@@ -44,8 +41,8 @@ export class ScoreCache {
   readonly #maxEntries: number;
   readonly #maxChars: number;
   readonly #maxTextChars: number;
-  /** Requests nobody waits on (ScoreOptions.linger), scored on the next setImmediate. */
-  #deferred: Job[] = [];
+  /** Requests nobody waits on (ScoreOptions.linger): their scoring, run on the next setImmediate. */
+  #deferred: (() => void)[] = [];
   /** Insertion order is recency: a hit is moved to the end, eviction takes from the front. */
   readonly #entries = new Map<string, Readonly<Scores>>();
   #chars = 0;
@@ -93,14 +90,18 @@ export class ScoreCache {
       (keys ??= []).push(key);
     }
     if (missing === null) return Promise.resolve(out);
-    const job: Job = { out, missing, idx: at!, keyOf: keys!, tenant, opts, resolve: null, reject: null };
+    const job: Job = { out, missing, idx: at!, keyOf: keys!, tenant, opts };
     if (opts.linger !== true) return this.#run(job);
     // Nobody waits on these scores (monitor mode): they are computed after the turn's I/O callbacks, so the
     // request's upstream call leaves first instead of waiting for its texts to be scored on the event loop.
     return new Promise((resolve, reject) => {
-      job.resolve = resolve;
-      job.reject = reject;
-      this.#deferred.push(job);
+      this.#deferred.push(() => {
+        try {
+          this.#run(job).then(resolve, reject);
+        } catch (e) {
+          reject(e);
+        }
+      });
       if (this.#deferred.length === 1) setImmediate(this.#runDeferred);
     });
   }
@@ -108,13 +109,7 @@ export class ScoreCache {
   readonly #runDeferred = (): void => {
     const jobs = this.#deferred;
     this.#deferred = [];
-    for (const job of jobs) {
-      try {
-        this.#run(job).then(job.resolve, job.reject);
-      } catch (e) {
-        job.reject!(e);
-      }
-    }
+    for (const run of jobs) run();
   };
 
   /** Scores a request's missing texts: inline when short enough (see `inline`), else in the pool. */

@@ -84,11 +84,17 @@ describe('ScoreCache with an inline scorer', () => {
     };
   }
 
-  it('scores short missing texts inline (no pool call), remembers them, and sends longer ones to the pool', async () => {
+  /** A cache over a recording batcher, with an inline scorer of at most `max` characters. */
+  function withInline(max: number) {
     const inner = fakeBatcher();
     const c = new ScoreCache(inner);
-    const inline = fakeInline(10);
+    const inline = fakeInline(max);
     c.inline = inline;
+    return { inner, c, inline };
+  }
+
+  it('scores short missing texts inline (no pool call), remembers them, and sends longer ones to the pool', async () => {
+    const { inner, c, inline } = withInline(10);
     let dispatched = 0;
     expect(await c.score(['sys', 'hi'], 'org-a', { onDispatch: () => dispatched++ })).toEqual([
       { len: 3, inline: 1 },
@@ -104,19 +110,14 @@ describe('ScoreCache with an inline scorer', () => {
   });
 
   it('bounds the characters of a request, not of each text: several short texts over the bound go to the pool together', async () => {
-    const inner = fakeBatcher();
-    const c = new ScoreCache(inner);
-    c.inline = fakeInline(10);
+    const { inner, c } = withInline(10);
     await c.score(['abcdef', 'ghijkl'], 'org-a');
     expect(inner.calls).toEqual([{ texts: ['abcdef', 'ghijkl'], tenant: 'org-a' }]);
     expect(c.inlined).toBe(0);
   });
 
   it('scores texts nobody waits on (linger: monitor mode) after the turn, not while the request is on its way', async () => {
-    const inner = fakeBatcher();
-    const c = new ScoreCache(inner);
-    const inline = fakeInline(10);
-    c.inline = inline;
+    const { inner, c, inline } = withInline(10);
     let dispatched = 0;
     const a = c.score(['one'], 'org-a', { linger: true, onDispatch: () => dispatched++ });
     const b = c.score(['two', 'a much longer turn'], 'org-a', { linger: true });
