@@ -187,6 +187,7 @@ export async function startGateway(
     port: config.port,
     maxBodyBytes: config.maxBodyBytes,
     errorHeaders: () => requestIdHeaders(randomUUID()),
+    onRequest: loop.wake,
     onHandlerError: (err, _req, res) => {
       log.error('handler failed', { error: (err as Error)?.stack ?? String(err) });
       const ge = new GatewayError('internal_error');

@@ -15,9 +15,9 @@ import type { Metrics } from './metrics.js';
 /** Length of one loop-delay window: the gauges show the last completed one. */
 export const WINDOW_MS = 10_000;
 /**
- * Sampling timer of the loop-delay histogram (ms): a stall is seen when it overlaps one of its ticks. Each tick wakes an
- * idle gateway (two epoll_wait calls): at 5 ms that was ~1.7% of a core with no traffic, at 10 ms (prom-client's default)
- * ~1.1%.
+ * Sampling timer of the loop-delay histogram (ms): a stall is seen when it overlaps one of its ticks. Each tick wakes
+ * the process (two epoll_wait calls): at 5 ms that was ~1.7% of a core with no traffic, at 10 ms (prom-client's default)
+ * ~1.1%. Hence the histogram sleeps through windows without requests (`watchEventLoop`).
  */
 const RESOLUTION_MS = 10;
 
@@ -40,17 +40,37 @@ export function windowOf(h: Pick<IntervalHistogram, 'count' | 'percentile' | 'ma
   return { p50Ms: h.percentile(50) / 1e6, p99Ms: h.percentile(99) / 1e6, maxMs: h.max / 1e6 };
 }
 
+export interface LoopWatch {
+  /** The last completed window. */
+  last(): LoopDelayWindow;
+  /** A request arrived: the histogram samples again if it slept (one boolean test otherwise). */
+  wake(): void;
+  /** True while the histogram's timer is off (a window went by without requests). */
+  asleep(): boolean;
+  stop(): void;
+}
+
 /**
- * Starts the loop-delay histogram and the GC observer and registers their metrics on `metrics`. Returns a
- * stop function (the gateway's close()). The timers are unref'd: they never keep a process alive.
+ * Starts the loop-delay histogram and the GC observer and registers their metrics on `metrics`. Returns the watch
+ * (its stop() is the gateway's close()). The timers are unref'd: they never keep a process alive.
+ *
+ * A window in which no request arrived (`wake` not called) turns the histogram's timer off until the next request, so an
+ * idle gateway is not woken 100 times a second to measure a delay nobody waits behind; a quiet window reads as zeros.
  */
-export function watchEventLoop(metrics: Metrics, opts: { windowMs?: number } = {}): { last: () => LoopDelayWindow; stop: () => void } {
+export function watchEventLoop(metrics: Metrics, opts: { windowMs?: number } = {}): LoopWatch {
   const h = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   h.enable();
   let last: LoopDelayWindow = { p50Ms: 0, p99Ms: 0, maxMs: 0 };
+  let woken = true;
+  let asleep = false;
   const rotate = setInterval(() => {
     last = windowOf(h);
     h.reset();
+    if (!woken && !asleep) {
+      h.disable();
+      asleep = true;
+    }
+    woken = false;
   }, opts.windowMs ?? WINDOW_MS).unref();
   metrics.gauge('svc_event_loop_delay_p50_ms', 'Event-loop delay p50 (ms) over the last completed 10 s window.', () => last.p50Ms);
   metrics.gauge('svc_event_loop_delay_p99_ms', 'Event-loop delay p99 (ms) over the last completed 10 s window.', () => last.p99Ms);
@@ -78,6 +98,14 @@ export function watchEventLoop(metrics: Metrics, opts: { windowMs?: number } = {
   obs.observe({ entryTypes: ['gc'] });
   return {
     last: () => last,
+    wake: () => {
+      woken = true;
+      if (asleep) {
+        asleep = false;
+        h.enable();
+      }
+    },
+    asleep: () => asleep,
     stop: () => {
       clearInterval(rotate);
       h.disable();

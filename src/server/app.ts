@@ -28,6 +28,8 @@ export interface ServerOptions {
   errorHeaders: () => HeaderList;
   /** Called for errors the handler did not answer. */
   onHandlerError: (err: unknown, req: IncomingRequest, res: UwsSink) => void;
+  /** Called as each request arrives (before its body is read). */
+  onRequest?: () => void;
 }
 
 export interface RunningServer {
@@ -146,11 +148,13 @@ export function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
   };
 
+  const arrived = opts.onRequest ?? ((): void => undefined);
   for (const route of opts.routes) {
     const verbs = { GET: app.get, POST: app.post, DELETE: app.del, PATCH: app.patch, PUT: app.put } as const;
     const register = verbs[route.method].bind(app);
     const method = route.method;
     register(route.pattern, (res, req) => {
+      arrived();
       const sink = new UwsSink(res);
       const { repeated, incoming: head } = capture(req, res, sink, method);
       if (repeated !== null) {

@@ -31,6 +31,39 @@ describe('event-loop metrics', () => {
     }
   });
 
+  it('a window without requests turns the histogram off; the next request turns it on and its stalls are seen again', async () => {
+    const m = new Metrics();
+    const loop = watchEventLoop(m, { windowMs: 50 });
+    try {
+      for (let i = 0; i < 40 && !loop.asleep(); i++) await sleep(20);
+      expect(loop.asleep()).toBe(true);
+      // Asleep: a stall is not sampled, and the quiet windows read as zeros.
+      const hold = (ms: number): void => {
+        const until = performance.now() + ms;
+        while (performance.now() < until) {
+          // hold the event loop
+        }
+      };
+      hold(40);
+      await sleep(120);
+      expect(loop.last()).toEqual({ p50Ms: 0, p99Ms: 0, maxMs: 0 });
+      loop.wake();
+      expect(loop.asleep()).toBe(false);
+      await sleep(15);
+      hold(40);
+      let seen = 0;
+      for (let i = 0; i < 30 && seen < 30; i++) {
+        loop.wake(); // traffic goes on: the histogram stays on
+        await sleep(10);
+        seen = Math.max(seen, loop.last().maxMs);
+      }
+      expect(seen).toBeGreaterThanOrEqual(30);
+      expect(loop.asleep()).toBe(false);
+    } finally {
+      loop.stop();
+    }
+  });
+
   it('counts garbage-collector pauses by kind', async () => {
     const m = new Metrics();
     const loop = watchEventLoop(m);
