@@ -180,7 +180,7 @@ export async function startGateway(
   const { thresholds, inline, summary: guardrails } = await loadGuard(config, pool, log);
   scorer.inline = inline;
   const th = (): Record<GuardCategory, number> => thresholds;
-  const responsesStore = new ResponsesStore(store);
+  const responsesStore = new ResponsesStore(store, config.responses.ttlMs, config.responses.maxPerOrg);
   let server: RunningServer | null = null;
   server = await startServer({
     host: config.host,

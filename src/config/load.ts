@@ -7,6 +7,7 @@ import { ConfigError, FieldReader, unknownFields, type Json, type JsonObject } f
 import { mergeById, readAliases, readEndpoint, readModels } from './models.js';
 import { CONFIG_FIELDS, GUARD_CATEGORIES, type GatewayConfig, type GuardCategory, type GuardSecondStageConfig } from './schema.js';
 import { DEFAULT_INLINE_MAX_CHARS } from '../pool/inline-scorer.js';
+import { RESPONSE_TTL_MS, RESPONSES_MAX_PER_ORG } from '../responses-store/responses-store.js';
 
 function parseFile(path: string): JsonObject {
   let text: string;
@@ -111,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
   const holds = sub('holds');
   const leases = sub('leases');
   const settlement = sub('settlement');
+  const responses = sub('responses');
   const workers = sub('workers');
   const upstream = sub('upstream');
   const limits = sub('limits');
@@ -149,6 +151,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
     settlement: {
       batchSize: r.int(settlement, 'batchSize', 'settlement', 256, 1, 100_000),
       flushMs: r.int(settlement, 'flushMs', 'settlement', 50, 1, 60_000),
+    },
+    responses: {
+      ttlMs: r.int(responses, 'ttlMs', 'responses', RESPONSE_TTL_MS, 1000, 30 * 24 * 3_600_000),
+      maxPerOrg: r.int(responses, 'maxPerOrg', 'responses', RESPONSES_MAX_PER_ORG, 1, 100_000_000),
     },
     keyCacheTtlMs: r.int(top, 'keyCacheTtlMs', 'config', 5_000, 0, 3_600_000),
     health: {

@@ -118,6 +118,8 @@ export interface GatewayConfig {
   holds: { ttlMs: number };
   leases: { ttlMs: number };
   settlement: { batchSize: number; flushMs: number };
+  /** Stored responses (/v1/responses): how long one can be continued, and how many an organization keeps (oldest go first). */
+  responses: { ttlMs: number; maxPerOrg: number };
   keyCacheTtlMs: number;
   /** How long a graceful shutdown waits for requests in flight (ms). */
   shutdownGraceMs: number;
@@ -187,6 +189,7 @@ export const CONFIG_FIELDS: { readonly [key: string]: FieldSpec } = {
   holds: { ttlMs: true },
   leases: { ttlMs: true },
   settlement: { batchSize: true, flushMs: true },
+  responses: { ttlMs: true, maxPerOrg: true },
   keyCacheTtlMs: true,
   shutdownGraceMs: true,
   health: { alpha: true, failureThreshold: true, cooldownMs: true, probeIntervalMs: true, syncMs: true },

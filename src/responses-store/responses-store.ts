@@ -4,25 +4,37 @@
  * `previous_response_id` or point at one of its items with `{type: 'item_reference', id}` (the AI SDK's
  * responses model does that from the second turn). Works on wire JSON before the format decodes it, so the
  * decoder stays stateless; storage goes through the Store's KV (memory or Redis, the same semantics).
+ *
+ * Storage is bounded: an organization keeps its last `maxPerOrg` responses (RESPONSES_MAX_PER_ORG by default), the
+ * oldest deleted as new ones are stored, whatever is left of their TTL. Without a bound a client storing at 1,650
+ * responses a second (the default `store: true`) grew the embedded store's file by 4.3 MiB a second for 24 hours.
  */
 import type { JsonObject, JsonValue } from '../canonical/types.js';
 import { GatewayError, invalid } from '../errors/gateway-error.js';
+import type { Store } from '../store/contract.js';
 
 /** How long a stored response can be continued or referenced (OpenAI keeps them 30 days; we keep one). */
 export const RESPONSE_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** Stored responses an organization keeps (the oldest are deleted first). */
+export const RESPONSES_MAX_PER_ORG = 100_000;
+
 /** The slice of the Store this module needs. */
-export interface ResponsesKv {
-  kvGet<T>(key: string): Promise<T | null>;
-  kvSet<T>(key: string, value: T, ttlMs?: number): Promise<void>;
-}
+export type ResponsesKv = Pick<Store, 'kvGet' | 'kvSetCapped'>;
 
 export interface StoredResponse {
   /** Every input item the response answered (a previous response's items expanded, references resolved). */
   input: JsonValue[];
-  output: JsonValue[];
+  /** Written before `response` was stored; now read from `response.output` (one copy of the output, not two). */
+  output?: JsonValue[];
   /** The whole response object as answered (GET /v1/responses/{id}). */
   response?: JsonObject;
+}
+
+/** A stored response's output items, whichever way it was written. */
+function outputOf(s: StoredResponse): JsonValue[] {
+  const out = s.output ?? s.response?.output;
+  return Array.isArray(out) ? out : [];
 }
 
 type Body = Record<string, unknown>;
@@ -34,12 +46,14 @@ const ITEM_ID = /^(?:msg|fc)_(.+)_\d+$/;
 export class ResponsesStore {
   readonly #kv: ResponsesKv;
   readonly #ttlMs: number;
+  readonly #maxPerOrg: number;
   /** Writes not yet acknowledged, awaited by a read of the same id (a client may continue at once). */
   readonly #pending = new Map<string, Promise<void>>();
 
-  constructor(kv: ResponsesKv, ttlMs = RESPONSE_TTL_MS) {
+  constructor(kv: ResponsesKv, ttlMs = RESPONSE_TTL_MS, maxPerOrg = RESPONSES_MAX_PER_ORG) {
     this.#kv = kv;
     this.#ttlMs = ttlMs;
+    this.#maxPerOrg = maxPerOrg;
   }
 
   /**
@@ -63,7 +77,7 @@ export class ResponsesStore {
     const out: JsonValue[] = [];
     if (typeof prevId === 'string') {
       const prev = await load(prevId, 'previous_response_id');
-      out.push(...prev.input, ...prev.output);
+      out.push(...prev.input, ...outputOf(prev));
     }
     for (let i = 0; i < input.length; i++) {
       const item = input[i]!;
@@ -75,7 +89,7 @@ export class ResponsesStore {
       if (typeof item.id !== 'string') throw invalid(`${param} must be a string.`, param);
       const owner = ITEM_ID.exec(item.id);
       const stored = owner ? await load(`resp_${owner[1]}`, param) : null;
-      const found = stored?.output.find((x) => isObj(x) && x.id === item.id) ?? stored?.input.find((x) => isObj(x) && x.id === item.id);
+      const found = (stored ? outputOf(stored) : []).find((x) => isObj(x) && x.id === item.id) ?? stored?.input.find((x) => isObj(x) && x.id === item.id);
       if (found === undefined) throw new GatewayError('not_found', { message: `No stored item ${JSON.stringify(item.id)} in this organization.`, param });
       out.push(found);
     }
@@ -89,9 +103,9 @@ export class ResponsesStore {
     const id = response.id;
     if (typeof id !== 'string' || !Array.isArray(response.output)) return;
     const key = storeKey(orgId, id);
-    const value: StoredResponse = { input, output: response.output, response };
+    const value: StoredResponse = { input, response };
     const write = this.#kv
-      .kvSet(key, value, this.#ttlMs)
+      .kvSetCapped(key, value, this.#ttlMs, orgGroup(orgId), this.#maxPerOrg)
       .catch(onError)
       .finally(() => this.#pending.delete(key));
     this.#pending.set(key, write);
@@ -110,4 +124,6 @@ export class ResponsesStore {
 }
 
 /** One organization's keys share its hash tag, like every other per-org key. */
-const storeKey = (orgId: string, responseId: string): string => `responses:{org:${orgId}}:${responseId}`;
+const storeKey = (orgId: string, responseId: string): string => `${orgGroup(orgId)}:${responseId}`;
+/** The capped group of an organization's stored responses (its keys' prefix, the same hash tag). */
+const orgGroup = (orgId: string): string => `responses:{org:${orgId}}`;

@@ -199,6 +199,12 @@ export interface RecordStore {
   kvSet<T>(key: string, value: T, ttlMs?: number): Promise<void>;
   kvDel(key: string): Promise<void>;
   /**
+   * kvSet with a TTL for an entry of a bounded group (an organization's stored responses): the group keeps at most
+   * `cap` entries, and writing one more deletes the oldest written. Each key is written once per group. `key` and
+   * `group` carry the same hash tag (one Redis Cluster slot).
+   */
+  kvSetCapped<T>(key: string, value: T, ttlMs: number, group: string, cap: number): Promise<void>;
+  /**
    * Atomic string sets (org-scoped id lists such as members, webhooks, channels) that several nodes may change
    * at once: add and remove never lose a concurrent change. Members come back sorted.
    */

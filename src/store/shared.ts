@@ -41,6 +41,19 @@ export function assertTtl(name: string, value: number): void {
   if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number of ms`);
 }
 
+/** A kv value as JSON (kvSet, kvSetCapped); a value JSON cannot hold is a caller bug. */
+export function kvJson(key: string, value: unknown): string {
+  const json = JSON.stringify(value);
+  if (json === undefined) throw new TypeError(`kvSet(${key}): value is not JSON-serialisable`);
+  return json;
+}
+
+/** Checks kvSetCapped's arguments: a positive TTL and a positive integer cap. */
+export function assertCapped(ttlMs: number, cap: number): void {
+  assertTtl('ttlMs', ttlMs);
+  if (!Number.isSafeInteger(cap) || cap < 1) throw new RangeError(`cap must be a positive integer, got ${cap}`);
+}
+
 /** Copies the allowed, defined fields of a patch (undefined means "leave as is"; null is a value). */
 export function pickPatch<T extends object>(patch: T, allowed: readonly string[]): Partial<T> {
   const out: Partial<T> = {};

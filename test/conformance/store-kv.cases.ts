@@ -71,6 +71,40 @@ export function kvCases(get: () => Store): void {
     expect(await store.kvGet(kept)).toBe(3);
   });
 
+  it('kvSetCapped keeps the newest `cap` entries of a group, deleting the oldest as it writes', async () => {
+    const store = get();
+    const group = `capped:{${uid('org')}}`;
+    const keys = Array.from({ length: 5 }, (_, i) => `${group}:k${i}`);
+    for (const [i, k] of keys.entries()) await store.kvSetCapped(k, { i }, 60_000, group, 3);
+    expect(await Promise.all(keys.map((k) => store.kvGet(k)))).toEqual([null, null, { i: 2 }, { i: 3 }, { i: 4 }]);
+    // Another group is not touched by this one's cap; a plain kvSet is in no group.
+    const other = `capped:{${uid('org')}}`;
+    await store.kvSetCapped(`${other}:a`, 'a', 60_000, other, 1);
+    await store.kvSet(`${group}:plain`, 'p', 60_000);
+    await store.kvSetCapped(`${group}:k5`, { i: 5 }, 60_000, group, 3);
+    expect(await store.kvGet(`${other}:a`)).toBe('a');
+    expect(await store.kvGet(`${group}:plain`)).toBe('p');
+    expect(await store.kvGet(keys[2]!)).toBeNull();
+    await expect(store.kvSetCapped(`${group}:x`, 1, 60_000, group, 0)).rejects.toThrow(RangeError);
+    await expect(store.kvSetCapped(`${group}:x`, 1, 0, group, 3)).rejects.toThrow(RangeError);
+  });
+
+  it('kvSetCapped under concurrency: 40 writers into a group of 10 leave exactly 10 entries; TTLs still apply', async () => {
+    const store = get();
+    const group = `capped:{${uid('org')}}`;
+    const keys = Array.from({ length: 40 }, (_, i) => `${group}:k${i}`);
+    await Promise.all(keys.map((k, i) => store.kvSetCapped(k, i, 60_000, group, 10)));
+    const kept = (await Promise.all(keys.map((k) => store.kvGet(k)))).filter((v) => v !== null);
+    expect(kept).toHaveLength(10);
+    // The group goes on from there: ten more writes replace exactly those ten.
+    const more = Array.from({ length: 10 }, (_, i) => `${group}:m${i}`);
+    await Promise.all(more.map((k, i) => store.kvSetCapped(k, i, 80, group, 10)));
+    expect((await Promise.all(keys.map((k) => store.kvGet(k)))).filter((v) => v !== null)).toHaveLength(0);
+    expect((await Promise.all(more.map((k) => store.kvGet(k)))).filter((v) => v !== null)).toHaveLength(10);
+    await sleep(160);
+    expect((await Promise.all(more.map((k) => store.kvGet(k)))).filter((v) => v !== null)).toHaveLength(0);
+  });
+
   it('counts hits per key in a fixed window and starts again in the next window', async () => {
     const store = get();
     const a = uid('webhook-reg');

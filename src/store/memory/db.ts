@@ -49,6 +49,9 @@ export interface StoreDbs {
   kv: Database<KvValue, string>;
   /** `[expiresAt, kv key]` of every kv entry that expires, in expiry order (kv-expiry.ts). */
   kvExpiry: Database<true, [expiresAt: number, key: string]>;
+  /** The kv keys of each capped group in write order (kv-expiry.ts, putKvCapped), and each group's cursor. */
+  kvGroups: Database<string, [group: string, seq: number]>;
+  kvGroupCursor: Database<{ first: number; next: number }, string>;
   meta: Database<unknown, string>;
 }
 
@@ -71,7 +74,7 @@ export function openDbs(path: string, opts: { durable: boolean }): StoreDbs {
     // (part of its RSS) measured half as many (30k ledger entries: 15 MiB instead of 30 MiB). They still grow
     // with the ledger; remap.ts reopens the database to give them back.
     remapChunks: true,
-    // Named databases below: 12 today (lmdb's default limit is exactly 12); room for more.
+    // Named databases below: 15 today (lmdb's default limit is exactly 12); room for more.
     maxDbs: 32,
   });
   const db = <V, K extends string | number | (string | number)[]>(name: string): Database<V, K> =>
@@ -89,6 +92,8 @@ export function openDbs(path: string, opts: { durable: boolean }): StoreDbs {
     ledgerByRequest: db('ledger-by-request'),
     kv: db('kv'),
     kvExpiry: db('kv-expiry'),
+    kvGroups: db('kv-groups'),
+    kvGroupCursor: db('kv-group-cursor'),
     meta: db('meta'),
   };
 }

@@ -26,6 +26,24 @@ export function removeKv(dbs: StoreDbs, key: string): void {
 }
 
 /**
+ * Writes `key` as the newest entry of `group` and deletes the oldest entries beyond `cap` (kvSetCapped). The group's
+ * keys are kept in write order under [group, seq] with a cursor [first, next); an entry that expired meanwhile still
+ * holds its place until the cap pushes it out, so a group never lists more than `cap` keys.
+ */
+export function putKvCapped(dbs: StoreDbs, key: string, value: KvValue, group: string, cap: number): void {
+  putKv(dbs, key, value);
+  const cursor = dbs.kvGroupCursor.get(group) ?? { first: 0, next: 0 };
+  dbs.kvGroups.putSync([group, cursor.next], key);
+  cursor.next++;
+  for (; cursor.next - cursor.first > cap; cursor.first++) {
+    const old = dbs.kvGroups.get([group, cursor.first]);
+    dbs.kvGroups.removeSync([group, cursor.first]);
+    if (old !== undefined) removeKv(dbs, old);
+  }
+  dbs.kvGroupCursor.putSync(group, cursor);
+}
+
+/**
  * Removes at most `limit` entries that expired at or before `now` (oldest first) and returns how many index
  * entries it visited: the cost is that count, whatever the number of live entries. An index entry whose kv
  * entry was since rewritten with another expiry (or none) is dropped without touching the entry.

@@ -30,10 +30,12 @@ import type {
 } from '../contract.js';
 import type { NanoUsd } from '../../billing/money.js';
 import {
+  assertCapped,
   assertInt,
   assertTtl,
   getOr,
   KEY_PATCH_FIELDS,
+  kvJson,
   LEDGER_CAP,
   ledgerLimit,
   ORG_PATCH_FIELDS,
@@ -51,7 +53,7 @@ import { OrgHolds } from './holds.js';
 import { HitCounters } from './kv.js';
 export { KV_SWEEP_BATCH } from './kv-expiry.js';
 import { KeyStatusReader } from './key-status.js';
-import { ensureKvExpiryIndex, putKv, removeKv, sweepAllExpiredKv } from './kv-expiry.js';
+import { ensureKvExpiryIndex, putKv, putKvCapped, removeKv, sweepAllExpiredKv } from './kv-expiry.js';
 import { decodeLedgerEntry } from './ledger-codec.js';
 import { Limiter } from './limiter.js';
 import { LocalInvalidationBus, type InvalidationBus } from '../invalidation.js';
@@ -288,11 +290,16 @@ export class MemoryStore implements Store {
   }
 
   async kvSet<T>(key: string, value: T, ttlMs?: number): Promise<void> {
-    const json = JSON.stringify(value);
-    if (json === undefined) throw new TypeError(`kvSet(${key}): value is not JSON-serialisable`);
+    const json = kvJson(key, value);
     if (ttlMs !== undefined) assertTtl('ttlMs', ttlMs);
     const entry = { json, expiresAt: ttlMs === undefined ? null : Date.now() + ttlMs };
     await this.#dbs.root.transaction(() => putKv(this.#dbs, key, entry));
+  }
+
+  async kvSetCapped<T>(key: string, value: T, ttlMs: number, group: string, cap: number): Promise<void> {
+    assertCapped(ttlMs, cap);
+    const entry = { json: kvJson(key, value), expiresAt: Date.now() + ttlMs };
+    await this.#dbs.root.transaction(() => putKvCapped(this.#dbs, key, entry, group, cap));
   }
 
   async kvDel(key: string): Promise<void> {

@@ -36,8 +36,8 @@ export interface RemapOptions {
    * with 5 s checks the file-backed part peaked ~11 MiB over its base instead of ~8.
    */
   checkMs?: number;
-  /** Reports each reopen (and failures). */
-  onRemap?: (event: { ok: boolean; ms: number; freedBytes: number; error?: string }) => void;
+  /** Reports each reopen (and failures): `ms` in all, `gateMs` of it with store calls held at the gate. */
+  onRemap?: (event: { ok: boolean; ms: number; gateMs: number; freedBytes: number; error?: string }) => void;
   /** Reads file-backed resident bytes (tests); default /proc/self/status RssFile, null where unreadable. */
   rssFile?: () => number | null;
 }
@@ -77,14 +77,17 @@ export function withRemap<S extends Reopenable & { close(): Promise<void> }>(sto
     await store.flushWrites?.().catch(() => undefined);
     let open!: () => void;
     gate = new Promise<void>((r) => (open = r));
+    const gated = performance.now();
     const before = readRss() ?? 0;
     try {
       if (inflight > 0) await new Promise<void>((r) => (drained = r));
       await store.reopenDatabase();
       baseline = readRss();
-      opts.onRemap?.({ ok: true, ms: performance.now() - started, freedBytes: Math.max(0, before - (baseline ?? 0)) });
+      const now = performance.now();
+      opts.onRemap?.({ ok: true, ms: now - started, gateMs: now - gated, freedBytes: Math.max(0, before - (baseline ?? 0)) });
     } catch (e) {
-      opts.onRemap?.({ ok: false, ms: performance.now() - started, freedBytes: 0, error: (e as Error).message });
+      const now = performance.now();
+      opts.onRemap?.({ ok: false, ms: now - started, gateMs: now - gated, freedBytes: 0, error: (e as Error).message });
     } finally {
       gate = null;
       open();

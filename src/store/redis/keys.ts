@@ -7,6 +7,7 @@
  *   orgs               SET of org ids
  *   keyhash:<sha256>   JSON [orgId, keyId]
  *   kv:<key>           JSON value (PX ttl)
+ *   kvg:<group>        LIST of the kv keys of a capped group, oldest first (kvSetCapped; the group names its hash tag)
  *   set:<key>          string set (SADD/SREM/SMEMBERS)
  *   hit:<key>:<n>      fixed-window counter for window number n
  */
@@ -16,6 +17,7 @@ export const K = {
   orgIndex: 'orgs',
   keyHash: (hash: string): string => `keyhash:${hash}`,
   kv: (key: string): string => `kv:${key}`,
+  kvGroup: (group: string): string => `kvg:${group}`,
   set: (key: string): string => `set:${key}`,
   hit: (key: string, bucket: number): string => `hit:${key}:${bucket}`,
 

@@ -23,10 +23,12 @@ import type {
 } from '../contract.js';
 import type { NanoUsd } from '../../billing/money.js';
 import {
+  assertCapped,
   assertInt,
   assertTtl,
   getOr,
   KEY_PATCH_FIELDS,
+  kvJson,
   LEDGER_CAP,
   ledgerLimit,
   ORG_PATCH_FIELDS,
@@ -254,14 +256,19 @@ export class RedisStore implements Store {
   }
 
   async kvSet<T>(key: string, value: T, ttlMs?: number): Promise<void> {
-    const json = JSON.stringify(value);
-    if (json === undefined) throw new TypeError(`kvSet(${key}): value is not JSON-serialisable`);
+    const json = kvJson(key, value);
     if (ttlMs === undefined) {
       await this.#do(() => this.#redis.set(K.kv(key), json));
     } else {
       assertTtl('ttlMs', ttlMs);
       await this.#do(() => this.#redis.set(K.kv(key), json, 'PX', Math.ceil(ttlMs)));
     }
+  }
+
+  async kvSetCapped<T>(key: string, value: T, ttlMs: number, group: string, cap: number): Promise<void> {
+    assertCapped(ttlMs, cap);
+    const json = kvJson(key, value);
+    await this.#do(() => this.#scripts['kv-set-capped'].run(this.#redis, [K.kv(key), K.kvGroup(group)], [json, Math.ceil(ttlMs), cap]));
   }
 
   async kvDel(key: string): Promise<void> {

@@ -25,6 +25,7 @@ export const SCRIPT_NAMES = [
   'create-record',
   'patch-record',
   'set-remove-keeping',
+  'kv-set-capped',
 ] as const;
 export type ScriptName = (typeof SCRIPT_NAMES)[number];
 

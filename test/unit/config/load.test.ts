@@ -26,6 +26,14 @@ describe('loadConfig', () => {
     expect(loadConfig({}, { workers: { min: 64 } }).workers).toEqual({ min: 64, max: 64 });
   });
 
+  it('stored responses: 24 h and 100,000 per organization by default; the file sets both, within bounds', () => {
+    expect(loadConfig({}).responses).toEqual({ ttlMs: 24 * 3_600_000, maxPerOrg: 100_000 });
+    expect(loadConfig({}, { responses: { ttlMs: 3_600_000, maxPerOrg: 500 } }).responses).toEqual({ ttlMs: 3_600_000, maxPerOrg: 500 });
+    expect(() => loadConfig({}, { responses: { maxPerOrg: 0 } })).toThrow(/responses\.maxPerOrg/);
+    expect(() => loadConfig({}, { responses: { ttlMs: 10 } })).toThrow(/responses\.ttlMs/);
+    expect(() => loadConfig({}, { responses: { keep: 1 } })).toThrow(/responses\.keep/);
+  });
+
   it('SVC_REDIS_URL switches the store; env overrides the file', () => {
     const c = loadConfig({ SVC_REDIS_URL: 'redis://127.0.0.1:7000', SVC_PORT: '9999' }, { port: 1234 });
     expect(c.store).toMatchObject({ kind: 'redis', url: 'redis://127.0.0.1:7000' });

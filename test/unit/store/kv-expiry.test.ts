@@ -111,4 +111,22 @@ describe('embedded store kv expiry index', () => {
     await s.close();
     expect(await raw((dbs) => [...dbs.kv.getKeys()].sort())).toEqual(['live-session', 'user:1']);
   });
+
+  it('a capped group holds at most its cap on disk: entries, expiry index and group list; across a restart', async () => {
+    const a = new MemoryStore({ snapshotPath });
+    for (let i = 0; i < 500; i++) await a.kvSetCapped(`responses:{org:o}:r${String(i).padStart(4, '0')}`, { i }, DAY, 'responses:{org:o}', 100);
+    await a.close();
+    const b = new MemoryStore({ snapshotPath });
+    for (let i = 500; i < 550; i++) await b.kvSetCapped(`responses:{org:o}:r${String(i).padStart(4, '0')}`, { i }, DAY, 'responses:{org:o}', 100);
+    expect(await b.kvGet('responses:{org:o}:r0449')).toBeNull();
+    expect(await b.kvGet('responses:{org:o}:r0450')).toEqual({ i: 450 });
+    await b.close();
+    const onDisk = await raw((dbs) => ({
+      kv: [...dbs.kv.getKeys()].length,
+      index: [...dbs.kvExpiry.getKeys()].length,
+      group: [...dbs.kvGroups.getKeys()].length,
+      cursor: dbs.kvGroupCursor.get('responses:{org:o}'),
+    }));
+    expect(onDisk).toEqual({ kv: 100, index: 100, group: 100, cursor: { first: 450, next: 550 } });
+  });
 });
