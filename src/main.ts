@@ -120,7 +120,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
             remap: {
               onRemap: (e) =>
                 e.ok
-                  ? log.info('embedded store remapped (resident file pages given back)', { ms: Math.round(e.ms), gate_ms: Math.round(e.gateMs), freed_mib: Math.round(e.freedBytes / 2 ** 20) })
+                  ? log.info('embedded store remapped (resident file pages given back)', { ms: Math.round(e.ms), gate_ms: Math.round(e.gateMs), write_gate_ms: Math.round(e.writeGateMs), freed_mib: Math.round(e.freedBytes / 2 ** 20) })
                   : log.error('embedded store could not be remapped', { error: e.error }),
             },
           },

@@ -36,8 +36,8 @@ export interface RemapOptions {
    * with 5 s checks the file-backed part peaked ~11 MiB over its base instead of ~8.
    */
   checkMs?: number;
-  /** Reports each reopen (and failures): `ms` in all, `gateMs` of it with store calls held at the gate. */
-  onRemap?: (event: { ok: boolean; ms: number; gateMs: number; freedBytes: number; error?: string }) => void;
+  /** Reports each reopen (and failures): `ms` in all; of it, `gateMs` with every store call held, `writeGateMs` with writes held. */
+  onRemap?: (event: { ok: boolean; ms: number; gateMs: number; writeGateMs: number; freedBytes: number; error?: string }) => void;
   /** Reads file-backed resident bytes (tests); default /proc/self/status RssFile, null where unreadable. */
   rssFile?: () => number | null;
 }
@@ -56,16 +56,81 @@ export function rssFileBytes(): number | null {
 const UNGATED = new Set<PropertyKey>(['invalidationBus', 'constructor']);
 
 /**
+ * MemoryStore methods that only read the database or change in-memory state (no write transaction): they wait only
+ * for the reopen itself, not for the flush before it. Any other method is a write (test/unit/store/remap.test.ts
+ * checks this list against the store's source).
+ */
+export const READS = new Set<PropertyKey>([
+  'getOrg',
+  'listOrgs',
+  'getTeam',
+  'listTeams',
+  'getKeyByHash',
+  'getKey',
+  'listKeys',
+  'kvGet',
+  'setMembers',
+  'hit',
+  'admit',
+  'releaseLeases',
+  'getBalance',
+  'hold',
+  'releaseHold',
+  'listLedger',
+  'getLedgerEntry',
+  'spend',
+  'scopeSpend',
+  'ping',
+]);
+
+/** Store calls of one kind (reads or writes) in flight, and the gate that holds new ones during a reopen. */
+class Lane {
+  gate: Promise<void> | null = null;
+  inflight = 0;
+  #open: (() => void) | null = null;
+  #drained: (() => void) | null = null;
+
+  shut(): void {
+    this.gate = new Promise<void>((r) => (this.#open = r));
+  }
+
+  open(): void {
+    const open = this.#open;
+    this.gate = null;
+    this.#open = null;
+    open?.();
+  }
+
+  /** Resolves once no call of this lane is in flight. */
+  drain(): Promise<void> {
+    return this.inflight === 0 ? Promise.resolve() : new Promise<void>((r) => (this.#drained = r));
+  }
+
+  leave(): void {
+    if (--this.inflight === 0 && this.#drained !== null) {
+      const d = this.#drained;
+      this.#drained = null;
+      d();
+    }
+  }
+}
+
+/**
  * `store` behind a gate that lets the database be reopened under load. Returns the gated store and a stop
  * function (also called by the store's close()).
+ *
+ * A reopen holds store calls in two steps. The pending writes are flushed first with every call going on; then new
+ * writes are held and what was written meanwhile is flushed while reads still go on (closing the database waits for
+ * its last commit's fsync: 9-12 ms on this machine's disk); only then are reads held too, for the close and the open
+ * (a few ms). Reads (READS) are what a request waits for before its answer; writes (settlement, stored responses)
+ * come after it.
  */
 export function withRemap<S extends Reopenable & { close(): Promise<void> }>(store: S, opts: RemapOptions = {}): S {
   const budget = opts.budgetBytes ?? 8 * 1024 * 1024;
   const readRss = opts.rssFile ?? rssFileBytes;
   let baseline = readRss();
-  let gate: Promise<void> | null = null;
-  let inflight = 0;
-  let drained: (() => void) | null = null;
+  const reads = new Lane();
+  const writes = new Lane();
   let stopped = false;
 
   let running: Promise<void> | null = null;
@@ -75,63 +140,61 @@ export function withRemap<S extends Reopenable & { close(): Promise<void> }>(sto
     const started = performance.now();
     // Outside the gate: store calls keep running while the pending writes reach the disk.
     await store.flushWrites?.().catch(() => undefined);
-    let open!: () => void;
-    gate = new Promise<void>((r) => (open = r));
-    const gated = performance.now();
-    const before = readRss() ?? 0;
+    writes.shut();
+    const writesHeld = performance.now();
+    let held = writesHeld;
     try {
-      if (inflight > 0) await new Promise<void>((r) => (drained = r));
+      await writes.drain();
+      await store.flushWrites?.().catch(() => undefined);
+      reads.shut();
+      held = performance.now();
+      await reads.drain();
+      const before = readRss() ?? 0;
       await store.reopenDatabase();
       baseline = readRss();
       const now = performance.now();
-      opts.onRemap?.({ ok: true, ms: now - started, gateMs: now - gated, freedBytes: Math.max(0, before - (baseline ?? 0)) });
+      opts.onRemap?.({ ok: true, ms: now - started, gateMs: now - held, writeGateMs: now - writesHeld, freedBytes: Math.max(0, before - (baseline ?? 0)) });
     } catch (e) {
       const now = performance.now();
-      opts.onRemap?.({ ok: false, ms: now - started, gateMs: now - gated, freedBytes: 0, error: (e as Error).message });
+      opts.onRemap?.({ ok: false, ms: now - started, gateMs: now - held, writeGateMs: now - writesHeld, freedBytes: 0, error: (e as Error).message });
     } finally {
-      gate = null;
-      open();
+      reads.open();
+      writes.open();
     }
   };
 
   const check = (): void => {
-    if (stopped || gate !== null || baseline === null) return;
+    if (stopped || writes.gate !== null || baseline === null) return;
     const now = readRss();
     if (now !== null && now - baseline > budget) void remap();
   };
   const timer = setInterval(check, opts.checkMs ?? 1_000).unref();
 
-  const leave = (): void => {
-    if (--inflight === 0 && drained !== null) {
-      const d = drained;
-      drained = null;
-      d();
-    }
-  };
-  const passed = <T>(value: T): T => {
-    leave();
-    return value;
-  };
-  const failed = (error: unknown): never => {
-    leave();
-    throw error;
-  };
   type Method = (...args: unknown[]) => Promise<unknown>;
-  /** A store call counted in flight until it settles (a reopen waits for it). */
-  const enter = (method: Method, args: unknown[]): Promise<unknown> => {
-    inflight++;
+  /** A store call counted in flight in its lane until it settles (a reopen waits for it). */
+  const enter = (lane: Lane, method: Method, args: unknown[]): Promise<unknown> => {
+    lane.inflight++;
     let result: Promise<unknown>;
     try {
       result = method.apply(store, args);
     } catch (e) {
-      leave();
+      lane.leave();
       return Promise.reject(e);
     }
-    return result.then(passed, failed);
+    return result.then(
+      (value) => {
+        lane.leave();
+        return value;
+      },
+      (error: unknown) => {
+        lane.leave();
+        throw error;
+      },
+    );
   };
-  const waitThenEnter = async (method: Method, args: unknown[]): Promise<unknown> => {
-    while (gate !== null) await gate;
-    return enter(method, args);
+  const waitThenEnter = async (lane: Lane, method: Method, args: unknown[]): Promise<unknown> => {
+    while (lane.gate !== null) await lane.gate;
+    return enter(lane, method, args);
   };
 
   // One wrapper per method, made on first use: a store call costs one extra promise while no reopen runs.
@@ -150,11 +213,12 @@ export function withRemap<S extends Reopenable & { close(): Promise<void> }>(sto
         wrapper = async () => {
           stopped = true;
           clearInterval(timer);
-          while (gate !== null) await gate;
+          while (writes.gate !== null) await writes.gate;
           return method.call(target);
         };
       } else {
-        wrapper = (...args: unknown[]) => (gate === null ? enter(method, args) : waitThenEnter(method, args));
+        const lane = READS.has(prop) ? reads : writes;
+        wrapper = (...args: unknown[]) => (lane.gate === null ? enter(lane, method, args) : waitThenEnter(lane, method, args));
       }
       wrappers.set(prop, wrapper);
       return wrapper;

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SettlementEntry, Store } from '../../../src/store/contract.js';
 import { createStore } from '../../../src/store/index.js';
 import { MemoryStore } from '../../../src/store/memory/memory-store.js';
-import { remapNow, withRemap } from '../../../src/store/memory/remap.js';
+import { READS, remapNow, withRemap } from '../../../src/store/memory/remap.js';
 
 const dirs: string[] = [];
 const stores: Store[] = [];
@@ -115,41 +115,65 @@ describe('embedded store: reopening the database keeps resident memory flat', ()
     expect(await store.kvGet('absent')).toBeNull();
   });
 
-  it('flushes pending writes before the gate closes: store calls keep running during the flush and wait only for the reopen itself', async () => {
+  it('holds calls in two steps: none during the first flush, writes during the second, reads only for the reopen itself', async () => {
     const order: string[] = [];
-    let flushDone!: () => void;
+    const flushes: (() => void)[] = [];
     let reopenDone!: () => void;
     class Fake {
       flushWrites(): Promise<void> {
-        order.push('flush start');
-        return new Promise((r) => (flushDone = r));
+        order.push('flush');
+        return new Promise((r) => flushes.push(r));
       }
       reopenDatabase(): Promise<void> {
-        order.push('reopen start');
+        order.push('reopen');
         return new Promise((r) => (reopenDone = r));
       }
-      async read(tag: string): Promise<string> {
+      async kvGet(tag: string): Promise<string> {
         order.push(`read ${tag}`);
+        return tag;
+      }
+      async kvSet(tag: string): Promise<string> {
+        order.push(`write ${tag}`);
         return tag;
       }
       async close(): Promise<void> {}
     }
     const store = withRemap(new Fake(), { rssFile: () => null });
+    const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 10));
     const remapping = remapNow(store);
     await Promise.resolve();
-    // The flush is under way and the gate is open: a call goes straight through.
-    expect(await store.read('during flush')).toBe('during flush');
-    flushDone();
-    await expect.poll(() => order.includes('reopen start')).toBe(true);
-    // Now the gate is closed: a call waits for the reopen.
-    const gated = store.read('during reopen');
-    await new Promise((r) => setTimeout(r, 10));
-    expect(order).toEqual(['flush start', 'read during flush', 'reopen start']);
+    // The first flush is under way and nothing is held.
+    expect(await store.kvGet('1')).toBe('1');
+    expect(await store.kvSet('1')).toBe('1');
+    flushes[0]!();
+    await expect.poll(() => flushes.length).toBe(2);
+    // The second flush: writes wait, reads go on.
+    const write2 = store.kvSet('2');
+    expect(await store.kvGet('2')).toBe('2');
+    await settle();
+    flushes[1]!();
+    await expect.poll(() => order.includes('reopen')).toBe(true);
+    // The reopen: reads wait too.
+    const read3 = store.kvGet('3');
+    await settle();
+    expect(order).toEqual(['flush', 'read 1', 'write 1', 'flush', 'read 2', 'reopen']);
     reopenDone();
-    expect(await gated).toBe('during reopen');
+    expect(await read3).toBe('3');
+    expect(await write2).toBe('2');
     await remapping;
-    expect(order).toEqual(['flush start', 'read during flush', 'reopen start', 'read during reopen']);
+    expect(order.slice(6).sort()).toEqual(['read 3', 'write 2']);
     await store.close();
+  });
+
+  it('every method READS lets through during the second flush only reads the database: none starts a write transaction', () => {
+    const proto = MemoryStore.prototype as unknown as Record<string, unknown>;
+    for (const name of READS) {
+      const method = proto[name as string];
+      expect(typeof method, String(name)).toBe('function');
+      expect((method as () => void).toString(), String(name)).not.toMatch(/transaction|putSync|removeSync|\.put\(|\.remove\(/);
+    }
+    // And the writes are not in it.
+    for (const name of ['settle', 'topUp', 'kvSet', 'kvSetCapped', 'kvDel', 'setAdd', 'createKey', 'updateKey', 'updateOrg']) expect(READS.has(name)).toBe(false);
   });
 
   it('a call that fails leaves the gate consistent: its rejection reaches the caller, and the next reopen does not wait for it', async () => {
