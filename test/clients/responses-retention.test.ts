@@ -36,6 +36,11 @@ describe('stored responses per organization are capped', () => {
       error: { code: 'not_found', param: 'previous_response_id' },
     });
     expect(upstreamCalls()).toBe(before);
+    // The same refusal on the wire: no provider call, no credit held or moved, no cost headers.
+    const { expectRefusal, post, snapshot } = await import('../helpers/refusal.js');
+    const ledger = await snapshot(t);
+    const err = await expectRefusal(t, ledger, await post(t, '/v1/responses', { model: MODELS.openai, previous_response_id: r1.id, input: 'x' }), 404, 'not_found');
+    expect((err.error as { param?: string }).param).toBe('previous_response_id');
     const next = await client.responses.create({ model: MODELS.openai, previous_response_id: r3.id, input: 'And Tromso?' });
     expect(next.status).toBe('completed');
     const sent = JSON.stringify(Object.values(t.sim.stats().endpoints).map((e) => e.lastBody));
