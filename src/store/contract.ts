@@ -200,8 +200,9 @@ export interface RecordStore {
   kvDel(key: string): Promise<void>;
   /**
    * kvSet with a TTL for an entry of a bounded group (an organization's stored responses): the group keeps at most
-   * `cap` entries, and writing one more deletes the oldest written. Each key is written once per group. `key` and
-   * `group` carry the same hash tag (one Redis Cluster slot).
+   * `cap` entries, and writing one more deletes the oldest written (at most CAP_TRIM_PER_WRITE per write: a lowered cap
+   * converges over a few writes). Each key is written once per group. `key` and `group` carry the same hash tag (one
+   * Redis Cluster slot).
    */
   kvSetCapped<T>(key: string, value: T, ttlMs: number, group: string, cap: number): Promise<void>;
   /**

@@ -48,6 +48,12 @@ export function kvJson(key: string, value: unknown): string {
   return json;
 }
 
+/**
+ * Oldest entries a kvSetCapped write deletes at most: a lowered cap (100,000 to 10, say) converges over a few writes
+ * instead of deleting a whole group in one transaction or script, which would hold the event loop (or Redis) that long.
+ */
+export const CAP_TRIM_PER_WRITE = 64;
+
 /** Checks kvSetCapped's arguments: a positive TTL and a positive integer cap. */
 export function assertCapped(ttlMs: number, cap: number): void {
   assertTtl('ttlMs', ttlMs);

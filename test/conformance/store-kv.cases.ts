@@ -1,6 +1,7 @@
 /** Contract cases: kv with TTL, fixed-window hit counters, ping. */
 import { expect, it } from 'vitest';
 import type { Store } from '../../src/store/contract.js';
+import { CAP_TRIM_PER_WRITE } from '../../src/store/shared.js';
 import { uid } from './store-fixtures.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -103,6 +104,24 @@ export function kvCases(get: () => Store): void {
     expect((await Promise.all(more.map((k) => store.kvGet(k)))).filter((v) => v !== null)).toHaveLength(10);
     await sleep(160);
     expect((await Promise.all(more.map((k) => store.kvGet(k)))).filter((v) => v !== null)).toHaveLength(0);
+  });
+
+  it('kvSetCapped with a lowered cap deletes at most CAP_TRIM_PER_WRITE per write and converges to the new cap', async () => {
+    const store = get();
+    const group = `capped:{${uid('org')}}`;
+    const live = async (keys: string[]): Promise<number> => (await Promise.all(keys.map((k) => store.kvGet(k)))).filter((v) => v !== null).length;
+    const keys = Array.from({ length: 150 }, (_, i) => `${group}:k${i}`);
+    for (const k of keys) await store.kvSetCapped(k, 1, 60_000, group, 150);
+    await store.kvSetCapped(`${group}:n0`, 1, 60_000, group, 10);
+    // 151 written, 64 deleted (the oldest), 87 left.
+    expect(await live(keys)).toBe(150 - CAP_TRIM_PER_WRITE);
+    expect(await store.kvGet(keys[CAP_TRIM_PER_WRITE - 1]!)).toBeNull();
+    expect(await store.kvGet(keys[CAP_TRIM_PER_WRITE]!)).toBe(1);
+    await store.kvSetCapped(`${group}:n1`, 1, 60_000, group, 10);
+    await store.kvSetCapped(`${group}:n2`, 1, 60_000, group, 10);
+    // 153 written: everything but the newest 10 is gone, the three new ones among them.
+    expect(await live(keys)).toBe(7);
+    expect(await live([`${group}:n0`, `${group}:n1`, `${group}:n2`])).toBe(3);
   });
 
   it('counts hits per key in a fixed window and starts again in the next window', async () => {

@@ -7,6 +7,7 @@
  * Every function here is synchronous and must run inside a write transaction (`root.transaction` /
  * `transactionSync`): the entry and its index change together.
  */
+import { CAP_TRIM_PER_WRITE } from '../shared.js';
 import type { KvValue, StoreDbs } from './db.js';
 
 /** Writes `key` (replacing any previous value) and moves its index entry. */
@@ -28,14 +29,15 @@ export function removeKv(dbs: StoreDbs, key: string): void {
 /**
  * Writes `key` as the newest entry of `group` and deletes the oldest entries beyond `cap` (kvSetCapped). The group's
  * keys are kept in write order under [group, seq] with a cursor [first, next); an entry that expired meanwhile still
- * holds its place until the cap pushes it out, so a group never lists more than `cap` keys.
+ * holds its place until the cap pushes it out, so a group never lists more than `cap` keys (more only while a lowered
+ * cap converges, CAP_TRIM_PER_WRITE at a time).
  */
 export function putKvCapped(dbs: StoreDbs, key: string, value: KvValue, group: string, cap: number): void {
   putKv(dbs, key, value);
   const cursor = dbs.kvGroupCursor.get(group) ?? { first: 0, next: 0 };
   dbs.kvGroups.putSync([group, cursor.next], key);
   cursor.next++;
-  for (; cursor.next - cursor.first > cap; cursor.first++) {
+  for (let trimmed = 0; cursor.next - cursor.first > cap && trimmed < CAP_TRIM_PER_WRITE; cursor.first++, trimmed++) {
     const old = dbs.kvGroups.get([group, cursor.first]);
     dbs.kvGroups.removeSync([group, cursor.first]);
     if (old !== undefined) removeKv(dbs, old);

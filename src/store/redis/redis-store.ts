@@ -26,6 +26,7 @@ import {
   assertCapped,
   assertInt,
   assertTtl,
+  CAP_TRIM_PER_WRITE,
   getOr,
   KEY_PATCH_FIELDS,
   kvJson,
@@ -268,7 +269,7 @@ export class RedisStore implements Store {
   async kvSetCapped<T>(key: string, value: T, ttlMs: number, group: string, cap: number): Promise<void> {
     assertCapped(ttlMs, cap);
     const json = kvJson(key, value);
-    await this.#do(() => this.#scripts['kv-set-capped'].run(this.#redis, [K.kv(key), K.kvGroup(group)], [json, Math.ceil(ttlMs), cap]));
+    await this.#do(() => this.#scripts['kv-set-capped'].run(this.#redis, [K.kv(key), K.kvGroup(group)], [json, Math.ceil(ttlMs), cap, CAP_TRIM_PER_WRITE]));
   }
 
   async kvDel(key: string): Promise<void> {
