@@ -25,7 +25,8 @@
  * (fixed-rate latency only, for interleaved before/after tail measurements); BENCH_GATEWAY_NODE_ARGS adds node flags that
  * NODE_OPTIONS refuses (for example `--cpu-prof --cpu-prof-dir=/tmp/prof`). The gateway runs as an operator runs it:
  * upstreams in the config (the separate simulator process), no in-process simulator. BENCH_PIN=1 pins the process under test to
- * CPU 1 and everything else to CPU 0 (see PIN).
+ * CPU 1 and everything else to CPU 0 (see PIN). BENCH_GATEWAY_CONFIG is a JSON object merged over each gateway's config
+ * (for example `{"guardrails":{"mode":"off"}}`).
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -66,6 +67,8 @@ const QUESTIONS = [
   'why do rate limiters use sliding windows?',
 ];
 const OUT = join(projectRoot(), 'bench/results/latest.md');
+/** BENCH_GATEWAY_CONFIG: a JSON object merged over the top level of every gateway's config (for A/B runs of one setting). */
+const EXTRA_CONFIG = JSON.parse(process.env.BENCH_GATEWAY_CONFIG ?? '{}') as Record<string, unknown>;
 /**
  * BENCH_PIN=1: the process under test (the proxy or a gateway, every thread of it) runs alone on CPU 1 while the load
  * generator, the simulator and Redis share CPU 0 ("one gateway process pinned to one core"). Off by default: measured on a
@@ -288,7 +291,11 @@ async function startGateway(dir: string, simUrl: string, opts: { redisUrl?: stri
   const configPath = join(dir, `config-${port}.json`);
   // The default store (no `store` field): the durable embedded database and the settlement journal in the data
   // directory, as an operator runs it; SVC_REDIS_URL switches to Redis.
-  writeGatewayConfig(configPath, simUrl, { guardrails: { mode: opts.guard ?? 'monitor' }, ...(opts.workers ? { workers: { min: opts.workers, max: opts.workers } } : {}) });
+  writeGatewayConfig(configPath, simUrl, {
+    guardrails: { mode: opts.guard ?? 'monitor' },
+    ...(opts.workers ? { workers: { min: opts.workers, max: opts.workers } } : {}),
+    ...EXTRA_CONFIG,
+  });
   const child = startNode([...GATEWAY_NODE_FLAGS, ...nodeArgsFrom('BENCH_GATEWAY_NODE_ARGS'), join(projectRoot(), 'dist/src/main.js')], {
     SVC_CONFIG: configPath,
     SVC_PORT: String(port),

@@ -47,8 +47,11 @@ export interface StoreDbs {
   ledger: Database<StoredLedgerEntry, [orgId: string, seq: number]>;
   ledgerByRequest: Database<number, OrgScoped>;
   kv: Database<KvValue, string>;
-  /** `[expiresAt, kv key]` of every kv entry that expires, in expiry order (kv-expiry.ts). */
-  kvExpiry: Database<true, [expiresAt: number, key: string]>;
+  /**
+   * `[expiresAt, kv key]` of every kv entry that expires, in expiry order (kv-expiry.ts); the value is the entry's
+   * capped group (kvSetCapped), else true.
+   */
+  kvExpiry: Database<true | string, [expiresAt: number, key: string]>;
   /** The kv keys of each capped group in write order (kv-expiry.ts, putKvCapped), and each group's cursor. */
   kvGroups: Database<string, [group: string, seq: number]>;
   kvGroupCursor: Database<{ first: number; next: number }, string>;

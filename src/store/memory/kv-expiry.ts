@@ -10,12 +10,12 @@
 import { CAP_TRIM_PER_WRITE } from '../shared.js';
 import type { KvValue, StoreDbs } from './db.js';
 
-/** Writes `key` (replacing any previous value) and moves its index entry. */
-export function putKv(dbs: StoreDbs, key: string, value: KvValue): void {
+/** Writes `key` (replacing any previous value) and moves its index entry, which names the key's capped group if any. */
+export function putKv(dbs: StoreDbs, key: string, value: KvValue, group?: string): void {
   const prev = dbs.kv.get(key);
   if (prev?.expiresAt != null && prev.expiresAt !== value.expiresAt) dbs.kvExpiry.removeSync([prev.expiresAt, key]);
   dbs.kv.putSync(key, value);
-  if (value.expiresAt !== null) dbs.kvExpiry.putSync([value.expiresAt, key], true);
+  if (value.expiresAt !== null) dbs.kvExpiry.putSync([value.expiresAt, key], group ?? true);
 }
 
 /** Removes `key` and its index entry. */
@@ -28,12 +28,13 @@ export function removeKv(dbs: StoreDbs, key: string): void {
 
 /**
  * Writes `key` as the newest entry of `group` and deletes the oldest entries beyond `cap` (kvSetCapped). The group's
- * keys are kept in write order under [group, seq] with a cursor [first, next); an entry that expired meanwhile still
- * holds its place until the cap pushes it out, so a group never lists more than `cap` keys (more only while a lowered
- * cap converges, CAP_TRIM_PER_WRITE at a time).
+ * keys are kept in write order under [group, seq] with a cursor [first, next), so a group never lists more than `cap`
+ * keys (more only while a lowered cap converges, CAP_TRIM_PER_WRITE at a time). The sweep that removes an expired
+ * entry also drops the gone keys at the head of its group's list (trimGoneHead), and the cursor with the last of them:
+ * a group that stops being written to is given back as its entries expire, as Redis expires its list.
  */
 export function putKvCapped(dbs: StoreDbs, key: string, value: KvValue, group: string, cap: number): void {
-  putKv(dbs, key, value);
+  putKv(dbs, key, value, group);
   const cursor = dbs.kvGroupCursor.get(group) ?? { first: 0, next: 0 };
   dbs.kvGroups.putSync([group, cursor.next], key);
   cursor.next++;
@@ -52,13 +53,34 @@ export function putKvCapped(dbs: StoreDbs, key: string, value: KvValue, group: s
  */
 export function sweepExpiredKv(dbs: StoreDbs, now: number, limit: number): number {
   // Collected first: the range is read from the same write transaction the removals change.
-  const due = [...dbs.kvExpiry.getKeys({ end: [now + 1], limit })];
-  for (const [expiresAt, key] of due) {
+  const due = [...dbs.kvExpiry.getRange({ end: [now + 1], limit })];
+  for (const { key: [expiresAt, key], value: group } of due) {
     dbs.kvExpiry.removeSync([expiresAt, key]);
     const v = dbs.kv.get(key);
     if (v !== undefined && v.expiresAt === expiresAt) dbs.kv.removeSync(key);
+    if (typeof group === 'string') trimGoneHead(dbs, group);
   }
   return due.length;
+}
+
+/**
+ * Drops the head of `group`'s list while its keys are gone (expired and swept, deleted, or listed twice), at most
+ * CAP_TRIM_PER_WRITE per call, and the group's cursor once the list is empty. Stops at the first key still stored:
+ * entries of one group share a TTL, so they expire in the order they were written.
+ */
+function trimGoneHead(dbs: StoreDbs, group: string): void {
+  const cursor = dbs.kvGroupCursor.get(group);
+  if (cursor === undefined) return;
+  const from = cursor.first;
+  while (cursor.first < cursor.next && cursor.first - from < CAP_TRIM_PER_WRITE) {
+    const listed = dbs.kvGroups.get([group, cursor.first]);
+    if (listed !== undefined && dbs.kv.get(listed) !== undefined) break;
+    dbs.kvGroups.removeSync([group, cursor.first]);
+    cursor.first++;
+  }
+  if (cursor.first === from) return;
+  if (cursor.first === cursor.next) dbs.kvGroupCursor.removeSync(group);
+  else dbs.kvGroupCursor.putSync(group, cursor);
 }
 
 /**

@@ -129,4 +129,34 @@ describe('embedded store kv expiry index', () => {
     }));
     expect(onDisk).toEqual({ kv: 100, index: 100, group: 100, cursor: { first: 450, next: 550 } });
   });
+
+  it('a group is given back as its entries expire: the sweep drops the gone head of its list, then its cursor', async () => {
+    const group = 'responses:{org:o}';
+    const key = (i: number): string => `${group}:r${String(i).padStart(4, '0')}`;
+    const s = new MemoryStore({ snapshotPath });
+    // An organization that stopped storing: more entries than one sweep batch and one trim, all expired.
+    for (let i = 0; i < 150; i++) await s.kvSetCapped(key(i), { i }, 1, group, 1000);
+    // Another that keeps storing: its expired head goes, its live tail stays.
+    for (let i = 0; i < 30; i++) await s.kvSetCapped(`live:${i}`, { i }, 1, 'g:live', 1000);
+    for (let i = 30; i < 50; i++) await s.kvSetCapped(`live:${i}`, { i }, DAY, 'g:live', 1000);
+    await sleep(5);
+    expect(await s.sweepKv(Date.now())).toBe(180);
+    // Written again after it was given back: a fresh list, the cap counted from it.
+    for (let i = 150; i < 155; i++) await s.kvSetCapped(key(i), { i }, DAY, 'g:again', 3);
+    expect(await s.kvGet(key(151))).toBeNull();
+    expect(await s.kvGet(key(154))).toEqual({ i: 154 });
+    await s.close();
+    const onDisk = await raw((dbs) => ({
+      kv: [...dbs.kv.getKeys()].length,
+      index: [...dbs.kvExpiry.getKeys()].length,
+      lists: [...dbs.kvGroups.getKeys()].map(([g]) => g),
+      cursors: Object.fromEntries([...dbs.kvGroupCursor.getRange()].map(({ key, value }) => [key, value])),
+    }));
+    expect(onDisk).toEqual({
+      kv: 23,
+      index: 23,
+      lists: [...Array<string>(3).fill('g:again'), ...Array<string>(20).fill('g:live')],
+      cursors: { 'g:again': { first: 2, next: 5 }, 'g:live': { first: 30, next: 50 } },
+    });
+  });
 });
