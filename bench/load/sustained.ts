@@ -68,7 +68,11 @@ const QUESTIONS = [
 ];
 const OUT = join(projectRoot(), 'bench/results/latest.md');
 /** BENCH_GATEWAY_CONFIG: a JSON object merged over the top level of every gateway's config (for A/B runs of one setting). */
-const EXTRA_CONFIG = JSON.parse(process.env.BENCH_GATEWAY_CONFIG ?? '{}') as Record<string, unknown>;
+const EXTRA_CONFIG = ((): Record<string, unknown> => {
+  const v: unknown = JSON.parse(process.env.BENCH_GATEWAY_CONFIG ?? '{}');
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('BENCH_GATEWAY_CONFIG must be a JSON object');
+  return v as Record<string, unknown>;
+})();
 /**
  * BENCH_PIN=1: the process under test (the proxy or a gateway, every thread of it) runs alone on CPU 1 while the load
  * generator, the simulator and Redis share CPU 0 ("one gateway process pinned to one core"). Off by default: measured on a

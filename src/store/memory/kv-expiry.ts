@@ -66,7 +66,9 @@ export function sweepExpiredKv(dbs: StoreDbs, now: number, limit: number): numbe
 /**
  * Drops the head of `group`'s list while its keys are gone (expired and swept, deleted, or listed twice), at most
  * CAP_TRIM_PER_WRITE per call, and the group's cursor once the list is empty. Stops at the first key still stored:
- * entries of one group share a TTL, so they expire in the order they were written.
+ * when a group's entries share a TTL (stored responses do: `responses.ttlMs`) they expire in the order they were
+ * written, so the head is where the gone ones are; with mixed TTLs a live head stops the trim and the cap still bounds
+ * the list.
  */
 function trimGoneHead(dbs: StoreDbs, group: string): void {
   const cursor = dbs.kvGroupCursor.get(group);

@@ -122,7 +122,8 @@ class Lane {
  * A reopen holds store calls in two steps. The pending writes are flushed first with every call going on; then new
  * writes are held and what was written meanwhile is flushed while reads still go on (closing the database waits for
  * its last commit's flush); only then are reads held too, for the close and the open. The close unmaps the file
- * pages given back, ~1.2 ms per MiB on this machine (docs/memory.md), so most of that hold is the budget's unmapping. Reads (READS) are what a request waits for before its answer; writes (settlement, stored responses)
+ * pages given back, ~1.2 ms per MiB on this machine (docs/memory.md), so most of that hold is the budget's
+ * unmapping. Reads (READS) are what a request waits for before its answer; writes (settlement, stored responses)
  * come after it.
  */
 export function withRemap<S extends Reopenable & { close(): Promise<void> }>(store: S, opts: RemapOptions = {}): S {
