@@ -6,9 +6,10 @@
  *
  * So the database is reopened (closed and mapped afresh) whenever the process's file-backed resident memory
  * has grown by more than `budgetBytes` since the last reopen. The pending writes are first flushed with the gate
- * open; the reopen itself then takes a millisecond or two: store calls made meanwhile wait at a gate, calls
- * already running finish first, and nothing is lost (close() waits for every write to commit). Linux only (it
- * reads /proc/self/status); elsewhere nothing happens.
+ * open; then store calls made meanwhile wait at a gate while the map is closed and opened again, calls already
+ * running finish first, and nothing is lost (close() waits for every write to commit). The close unmaps the pages
+ * given back (~1.2-3.5 ms per MiB here), so the gate holds calls for ~10-40 ms per reopen (docs/memory.md, "What a
+ * reopen holds"). Linux only (it reads /proc/self/status); elsewhere nothing happens.
  */
 import { readFileSync } from 'node:fs';
 
@@ -27,7 +28,7 @@ export interface RemapOptions {
   /**
    * Growth of file-backed resident memory that triggers a reopen (default 8 MiB). 60 s soaks at 256 connections,
    * same machine: 16 MiB peaked at 167 MiB of RSS, 8 MiB at 157, with the same throughput and p99 (a reopen every
-   * ~5 s at ~2,000 req/s; its gate holds store calls for a millisecond or two).
+   * ~5 s at ~2,000 req/s, every ~30 s at 500 req/s; its gate holds store calls for ~10-40 ms, most of it the unmapping).
    */
   budgetBytes?: number;
   /**
