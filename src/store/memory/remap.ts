@@ -8,7 +8,7 @@
  * has grown by more than `budgetBytes` since the last reopen. The pending writes are first flushed with the gate
  * open; then store calls made meanwhile wait at a gate while the map is closed and opened again, calls already
  * running finish first, and nothing is lost (close() waits for every write to commit). The close unmaps the pages
- * given back (~1.2-3.5 ms per MiB here), so the gate holds calls for ~10-40 ms per reopen (docs/memory.md, "What a
+ * given back (~1-3.5 ms per MiB here, more on a busier host), so the gate holds calls for ~10-40 ms per reopen (docs/memory.md, "What a
  * reopen holds"). Linux only (it reads /proc/self/status); elsewhere nothing happens.
  */
 import { readFileSync } from 'node:fs';
@@ -123,7 +123,7 @@ class Lane {
  * A reopen holds store calls in two steps. The pending writes are flushed first with every call going on; then new
  * writes are held and what was written meanwhile is flushed while reads still go on (closing the database waits for
  * its last commit's flush); only then are reads held too, for the close and the open. The close unmaps the file
- * pages given back, ~1.2 ms per MiB on this machine (docs/memory.md), so most of that hold is the budget's
+ * pages given back, ~1-3.5 ms per MiB on this machine (docs/memory.md), so most of that hold is the budget's
  * unmapping. Reads (READS) are what a request waits for before its answer; writes (settlement, stored responses)
  * come after it.
  */
