@@ -10,6 +10,7 @@
  */
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { KeyRecord, OrgRecord, SpendGroup, TeamRecord } from '../contract.js';
+import { KEY_ENCODER } from './key-encoder.js';
 import type { StoredLedgerEntry } from './ledger-codec.js';
 
 export interface Counter {
@@ -61,8 +62,11 @@ export interface StoreDbs {
 /** Sorts after every id we store (uuids, hashes, request ids, group values): the end of an org's range. */
 export const RANGE_END = '\uffff';
 
-/** Plain msgpack maps: no records extension, so values stay decodable by any msgpack reader. */
-const PLAIN_MSGPACK = { encoding: 'msgpack' as const, useRecords: false };
+/**
+ * Plain msgpack maps: no records extension, so values stay decodable by any msgpack reader. Keys: ordered-binary's
+ * bytes, written faster (key-encoder.ts).
+ */
+const PLAIN_MSGPACK = { encoding: 'msgpack' as const, useRecords: false, keyEncoder: KEY_ENCODER };
 
 export function openDbs(path: string, opts: { durable: boolean }): StoreDbs {
   const root = open({
