@@ -32,6 +32,39 @@ export function applyTopUp(dbs: StoreDbs, orgId: string, amount: NanoUsd, idempo
 }
 
 /**
+ * A batch's spend counters, each read once and written once per batch (a batch's entries mostly share key, model
+ * and day). Looked up by org, group and value in nested maps rather than by one joined string: a joined key is a new
+ * string per entry that V8 hashes in full, while the org, key and model ids are strings it has hashed already.
+ */
+class BatchCounters {
+  readonly #dbs: StoreDbs;
+  readonly #slots = new Map<string, Map<SpendGroup, Map<string, { key: SpendKey; c: Counter }>>>();
+
+  constructor(dbs: StoreDbs) {
+    this.#dbs = dbs;
+  }
+
+  of(orgId: string, group: SpendGroup, value: string): Counter {
+    let groups = this.#slots.get(orgId);
+    if (groups === undefined) this.#slots.set(orgId, (groups = new Map()));
+    let values = groups.get(group);
+    if (values === undefined) groups.set(group, (values = new Map()));
+    let slot = values.get(value);
+    if (slot === undefined) {
+      const key: SpendKey = [orgId, group, value];
+      values.set(value, (slot = { key, c: this.#dbs.spend.get(key) ?? { cost: 0, requests: 0, inputTokens: 0, outputTokens: 0 } }));
+    }
+    return slot.c;
+  }
+
+  write(): void {
+    for (const groups of this.#slots.values()) {
+      for (const values of groups.values()) for (const { key, c } of values.values()) this.#dbs.spend.putSync(key, c);
+    }
+  }
+}
+
+/**
  * Applies a settlement batch (see Store.settle): once per request id, debit, spend counters, ledger entry and
  * its lookup. Each touched org's ledger is trimmed to `cap` once, at the end, like the LTRIM in settle.lua,
  * so a duplicate later in the same batch is still recognised. Returns the request ids newly applied.
@@ -39,31 +72,25 @@ export function applyTopUp(dbs: StoreDbs, orgId: string, amount: NanoUsd, idempo
 export function applySettlements(dbs: StoreDbs, entries: readonly SettlementEntry[], cap: number): string[] {
   const applied: string[] = [];
   const accounts = new Map<string, Account>();
-  // Counters are read and written once per batch (a batch's entries mostly share key, model and day).
-  const counters = new Map<string, { key: SpendKey; c: Counter }>();
+  const counters = new BatchCounters(dbs);
   for (const e of entries) {
     let acct = accounts.get(e.orgId);
     if (acct === undefined) accounts.set(e.orgId, (acct = accountOf(dbs, e.orgId)));
     if (dbs.ledgerByRequest.get([e.orgId, e.requestId]) !== undefined) continue;
     acct.balance -= e.cost;
     for (const [group, value] of spendTargets(e)) {
-      const id = `${e.orgId}\u0000${group}\u0000${value}`;
-      let slot = counters.get(id);
-      if (slot === undefined) {
-        const key: SpendKey = [e.orgId, group, value];
-        counters.set(id, (slot = { key, c: dbs.spend.get(key) ?? { cost: 0, requests: 0, inputTokens: 0, outputTokens: 0 } }));
-      }
-      slot.c.cost += e.cost;
-      slot.c.requests += 1;
-      slot.c.inputTokens += e.inputTokens;
-      slot.c.outputTokens += e.outputTokens;
+      const c = counters.of(e.orgId, group, value);
+      c.cost += e.cost;
+      c.requests += 1;
+      c.inputTokens += e.inputTokens;
+      c.outputTokens += e.outputTokens;
     }
     dbs.ledger.putSync([e.orgId, acct.next], encodeLedgerEntry(e, acct.balance));
     dbs.ledgerByRequest.putSync([e.orgId, e.requestId], acct.next);
     acct.next += 1;
     applied.push(e.requestId);
   }
-  for (const { key, c } of counters.values()) dbs.spend.putSync(key, c);
+  counters.write();
   for (const [orgId, acct] of accounts) {
     trimLedger(dbs, orgId, acct, cap);
     dbs.accounts.putSync(orgId, acct);
