@@ -4,6 +4,7 @@
  * each is atomic exactly like its Lua script on Redis. They never throw for an expected refusal: a thrown
  * error would abort the whole batch of callbacks committed with it; the caller turns the result into one.
  */
+import type { Database } from 'lmdb';
 import type { KeyRecord, OrgRecord, SettlementEntry, SpendGroup, TeamRecord } from '../contract.js';
 import type { NanoUsd } from '../../billing/money.js';
 import { spendTargets } from '../shared.js';
@@ -12,6 +13,15 @@ import { putKv, removeKv } from './kv-expiry.js';
 import { encodeLedgerEntry, ledgerRequestId } from './ledger-codec.js';
 
 type SpendKey = [orgId: string, group: SpendGroup, value: string];
+
+/**
+ * putSync with LMDB's MDB_NOOVERWRITE: false, and nothing written, when the key exists. lmdb's README documents
+ * putSync's boolean; its type declaration says void.
+ */
+function putIfAbsent<V, K extends string | number | (string | number)[]>(db: Database<V, K>, key: K, value: V): boolean {
+  const written: unknown = db.putSync(key, value, { noOverwrite: true });
+  return written === true;
+}
 
 export function emptyAccount(): Account {
   return { balance: 0, next: 0, first: 0 };
@@ -76,7 +86,8 @@ export function applySettlements(dbs: StoreDbs, entries: readonly SettlementEntr
   for (const e of entries) {
     let acct = accounts.get(e.orgId);
     if (acct === undefined) accounts.set(e.orgId, (acct = accountOf(dbs, e.orgId)));
-    if (dbs.ledgerByRequest.get([e.orgId, e.requestId]) !== undefined) continue;
+    // The idempotency lookup and its write in one B-tree operation: the put fails when the request id is there.
+    if (!putIfAbsent(dbs.ledgerByRequest, [e.orgId, e.requestId], acct.next)) continue;
     acct.balance -= e.cost;
     for (const [group, value] of spendTargets(e)) {
       const c = counters.of(e.orgId, group, value);
@@ -86,7 +97,6 @@ export function applySettlements(dbs: StoreDbs, entries: readonly SettlementEntr
       c.outputTokens += e.outputTokens;
     }
     dbs.ledger.putSync([e.orgId, acct.next], encodeLedgerEntry(e, acct.balance));
-    dbs.ledgerByRequest.putSync([e.orgId, e.requestId], acct.next);
     acct.next += 1;
     applied.push(e.requestId);
   }
