@@ -75,9 +75,10 @@ const EXTRA_CONFIG = ((): Record<string, unknown> => {
 })();
 /**
  * BENCH_PIN=1: the process under test (the proxy or a gateway, every thread of it) runs alone on CPU 1 while the load
- * generator, the simulator and Redis share CPU 0 ("one gateway process pinned to one core"). Off by default: measured on a
- * quiet 2-core machine (30 s rows) it moved neither the proxy's nor the gateway's added p99 (gateway non-stream +2.97 pinned,
- * +3.06 unpinned) and raised direct's own p99 (4.1 against 2.9 ms: the generator and the simulator then share one core).
+ * generator, the simulator and Redis share CPU 0 ("one gateway process pinned to one core"). Off by default: it raises direct's
+ * own p99 (5.2 against 8.4-12.9 ms: the generator and the simulator then share one core), so pinned rows' "added vs direct" goes
+ * negative; compare pinned rows with the proxy's in the same run (bench/results/cpu.md, 2026-12-04: the gateway's non-stream p99
+ * was the proxy's -0.56 / +1.97 ms pinned, +1.27 / +11.81 ms unpinned).
  */
 const PIN = process.env.BENCH_PIN === '1' && availableParallelism() >= 2;
 function pinUnderTest(pid: number): void {
