@@ -4,7 +4,7 @@
  * resident memory every SOAK_SAMPLE_S. Default settings, as an operator runs it: the default log level (info),
  * guardrails scoring (monitor, as the sustained bench; SOAK_GUARD=enforce for the default mode), every prompt
  * distinct (no cache answers it), one request in three streaming. The RSS column must go flat after warm-up; the
- * table and the latency summary are written to bench/results/soak-<store>.md.
+ * table and the latency summary are written to bench/results/soak-<store>.md (soak-<store>-enforce.md in enforce mode).
  *
  *   node dist/bench/load/soak.js                       # 120 s, 32 connections, embedded store
  *   SOAK_SECONDS=600 SOAK_CONNECTIONS=512 node dist/bench/load/soak.js
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
     ];
     const text = lines.join('\n') + '\n';
     process.stdout.write(text);
-    const out = OUT ?? join(root, `bench/results/soak-${TARGET === 'proxy' ? 'proxy' : REDIS ? 'redis' : 'embedded'}.md`);
+    const out = OUT ?? join(root, `bench/results/soak-${TARGET === 'proxy' ? 'proxy' : REDIS ? 'redis' : 'embedded'}${GUARD_MODE === 'enforce' ? '-enforce' : ''}.md`);
     if (out !== '') writeFileSync(out, text);
   } finally {
     gw.kill('SIGTERM');
