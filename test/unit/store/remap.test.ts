@@ -90,7 +90,7 @@ describe('embedded store: reopening the database keeps resident memory flat', ()
     expect(await store.listLedger('org-a', { limit: 3 })).toHaveLength(3);
   });
 
-  it('reopens on its own once file-backed memory grew past the budget, then measures from the new level', async () => {
+  it('reopens on its own once file-backed memory grew past the budget and a write came since, then measures from the new level', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-remap-'));
     dirs.push(dir);
     let rss = 100;
@@ -104,15 +104,26 @@ describe('embedded store: reopening the database keeps resident memory flat', ()
     stores.push(store);
     await new Promise((r) => setTimeout(r, 30));
     expect(events).toHaveLength(0);
-    rss = 200; // grew by 100 > 50
+    rss = 200; // grew by 100 > 50, but only reads came: a reopen would only cost native memory (remap.ts, `wrote`)
+    expect(await store.kvGet('absent')).toBeNull();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(events).toHaveLength(0);
+    await store.kvSet('k', 1);
     await expect.poll(() => events.length).toBe(1);
     expect(events[0]!.ok).toBe(true);
     // The time store calls were held is the reopen's part of the whole (the flush before it runs ungated).
     expect(events[0]!.gateMs).toBeGreaterThan(0);
     expect(events[0]!.gateMs).toBeLessThanOrEqual(events[0]!.ms);
+    await store.kvSet('k', 2);
     await new Promise((r) => setTimeout(r, 30));
     expect(events).toHaveLength(1); // 200 is the new baseline
-    expect(await store.kvGet('absent')).toBeNull();
+    rss = 300; // past the budget again, with the write above since the reopen
+    await expect.poll(() => events.length).toBe(2);
+    rss = 400;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(events).toHaveLength(2); // no write since the second reopen
+    await store.kvDel('k');
+    await expect.poll(() => events.length).toBe(3);
   });
 
   it('holds calls in two steps: none during the first flush, writes during the second, reads only for the reopen itself', async () => {
