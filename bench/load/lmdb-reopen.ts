@@ -62,9 +62,9 @@ try {
       console.log(`| ${i} | ${r.brk} | ${r.anon} | ${r.file} | ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(1)} |`);
     }
   }
-  const mappings = readFileSync('/proc/self/maps', 'utf8').split('\n').filter((l) => l.includes(path)).length;
-  const maps = readFileSync('/proc/self/maps', 'utf8').split('\n').length;
-  console.log(`open descriptors ${readdirSync('/proc/self/fd').length}, mappings of the file ${mappings}, mappings in all ${maps}`);
+  const maps = readFileSync('/proc/self/maps', 'utf8').split('\n');
+  const ofFile = maps.filter((l) => l.includes(path)).length;
+  console.log(`open descriptors ${readdirSync('/proc/self/fd').length}, mappings of the file ${ofFile}, mappings in all ${maps.length}`);
   await dbs.root.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -139,9 +139,10 @@ export function withRemap<S extends Reopenable & { close(): Promise<void> }>(sto
    * opening an lmdb 3.5.6 environment that no transaction wrote to leaves ~90 KB behind each time (2,000 reopens,
    * bench/load/lmdb-reopen.ts: brk heap +68 KB, other anonymous memory +19 KB, nearly all V8 heap, linear), while
    * with a write between two reopens the brk heap stops growing after ~1,000 and the rest grows ~3.5 KB per reopen
-   * (docs/memory.md, "Reopens and native memory"). Read-only growth
-   * (a dashboard paging through a large ledger on an idle gateway) would then reopen again and again for nothing but
-   * that loss; its file pages are bounded by the database file, which the ledger cap bounds.
+   * (docs/memory.md, "Reopens and native memory"). Read-only growth (a dashboard paging through a large ledger on an
+   * idle gateway) would then reopen again and again for nothing but that loss; its file pages are bounded by the
+   * database file, which the ledger cap bounds. Set when a write call enters (not when it is made): a write held at the
+   * gate during a reopen enters after it and counts for the reopened map.
    */
   let wrote = false;
 
@@ -158,7 +159,7 @@ export function withRemap<S extends Reopenable & { close(): Promise<void> }>(sto
     try {
       await writes.drain();
       await store.flushWrites?.().catch(() => undefined);
-      wrote = false; // writes are held and drained: any later one is written to the reopened map
+      wrote = false; // writes are held and drained: any that enters later goes to the reopened map
       reads.shut();
       held = performance.now();
       await reads.drain();
@@ -187,6 +188,7 @@ export function withRemap<S extends Reopenable & { close(): Promise<void> }>(sto
   /** A store call counted in flight in its lane until it settles (a reopen waits for it). */
   const enter = (lane: Lane, method: Method, args: unknown[]): Promise<unknown> => {
     lane.inflight++;
+    if (lane === writes) wrote = true;
     let result: Promise<unknown>;
     try {
       result = method.apply(store, args);
@@ -231,11 +233,7 @@ export function withRemap<S extends Reopenable & { close(): Promise<void> }>(sto
         };
       } else {
         const lane = READS.has(prop) ? reads : writes;
-        const isWrite = lane === writes;
-        wrapper = (...args: unknown[]) => {
-          if (isWrite) wrote = true;
-          return lane.gate === null ? enter(lane, method, args) : waitThenEnter(lane, method, args);
-        };
+        wrapper = (...args: unknown[]) => (lane.gate === null ? enter(lane, method, args) : waitThenEnter(lane, method, args));
       }
       wrappers.set(prop, wrapper);
       return wrapper;
