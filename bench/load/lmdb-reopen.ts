@@ -1,26 +1,40 @@
 /**
  * Native memory left behind by reopening the embedded store's LMDB environment (remap.ts reopens it to give file
  * pages back): the store's own databases (openDbs, the gateway's options) are closed and opened REOPEN_N times, with
- * one small write transaction between two reopens or none (REOPEN_WRITE=0), and the process's resident memory is
- * printed by kind every REOPEN_EVERY reopens: the brk heap (glibc's main arena), other anonymous memory (V8, thread
- * arenas), the LMDB file's pages, and V8's heap. Open descriptors, mappings of the file and mappings in all are printed
- * at the end (constant over 300 against 1,200 reopens: the environments are closed and no write thread's stack is left).
+ * REOPEN_WRITE between two reopens, and the process's resident memory is printed by kind every REOPEN_EVERY reopens:
+ * the brk heap (glibc's main arena), other anonymous memory (V8, thread arenas), the LMDB file's pages, and V8's heap.
+ * Open descriptors, mappings of the file and mappings in all are printed at the end.
  *
- *   node --expose-gc dist/bench/load/lmdb-reopen.js                  # 4,000 reopens, a write between two
- *   REOPEN_WRITE=0 node --expose-gc dist/bench/load/lmdb-reopen.js   # no write between two reopens
+ *   REOPEN_WRITE=settle   (default) what the gateway does between two reopens: REOPEN_SETTLE settlements (hold lookup,
+ *                         then applySettlements in transactions of 52) on one organization whose ledger runs at its cap,
+ *                         so the file's free pages are reused as in a long run
+ *   REOPEN_WRITE=small    one small write transaction
+ *   REOPEN_WRITE=none     no write
+ *   REOPEN_RAW=1          close with lmdb's close() alone, as the store did before closeDbs (db.ts)
  *
- * Measured 2026-12-04 (lmdb 3.5.6, docs/memory.md "Reopens and native memory"): with no write, per reopen and linear,
- * +68 KB of brk heap and +19 KB of other anonymous memory (+17 KB of it V8 heap); with a write, the brk heap flat after the
- * first ~1,000 reopens and other anonymous memory +3.5 KB per reopen.
+ *   node --expose-gc dist/bench/load/lmdb-reopen.js
+ *
+ * Measured 2026-12-04 and 2026-12-07 (lmdb 3.5.6, docs/memory.md "Reopens and native memory"): with REOPEN_RAW=1 and
+ * settle, the brk heap grows ~2.2 KB per reopen for good (lmdb frees its in-memory freelist when a write transaction
+ * aborts, not when the environment closes; heaptrack: mdb_midl_need); closeDbs aborts one first and it stays flat.
+ * small: the brk heap rises ~20 MiB over the first ~1,000 reopens (malloc keeping freed buffers) and then stays flat.
+ * none: +68 KB of brk heap and +17 KB of V8 heap per reopen, linear (why remap.ts reopens only after a write).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDbs, type StoreDbs } from '../../src/store/memory/db.js';
+import { closeDbs, openDbs, type StoreDbs } from '../../src/store/memory/db.js';
+import { applySettlements } from '../../src/store/memory/durable.js';
+import { newRequestId } from '../../src/pipeline/request-id.js';
+import { LEDGER_CAP } from '../../src/store/shared.js';
+import { settlement } from '../../test/conformance/store-fixtures.js';
 
-const N = Number(process.env.REOPEN_N ?? 4000);
-const EVERY = Number(process.env.REOPEN_EVERY ?? 500);
-const WRITE = process.env.REOPEN_WRITE !== '0';
+const N = Number(process.env.REOPEN_N ?? 2000);
+const EVERY = Number(process.env.REOPEN_EVERY ?? 250);
+const WRITE = process.env.REOPEN_WRITE ?? 'settle';
+const SETTLE = Number(process.env.REOPEN_SETTLE ?? 2000);
+/** REOPEN_RAW=1: close with lmdb's close() alone, as the store did before closeDbs (which frees the freelist first). */
+const RAW = process.env.REOPEN_RAW === '1';
 
 /** Resident KiB of this process by kind of mapping. */
 function residentKiB(file: string): { brk: number; anon: number; file: number } {
@@ -39,6 +53,18 @@ function residentKiB(file: string): { brk: number; anon: number; file: number } 
   return out;
 }
 
+/** SETTLE settlements as the gateway makes them: a hold's ledger lookup each, then transactions of 52 entries. */
+async function settle(dbs: StoreDbs): Promise<void> {
+  for (let done = 0; done < SETTLE; done += 52) {
+    const chunk = Array.from({ length: 52 }, () => {
+      const e = settlement('org-a', 'key-1', { requestId: newRequestId(), at: Date.now() });
+      dbs.ledgerByRequest.get(['org-a', e.requestId]);
+      return e;
+    });
+    await dbs.root.transaction(() => applySettlements(dbs, chunk, LEDGER_CAP));
+  }
+}
+
 const gc = (globalThis as { gc?: () => void }).gc;
 const dir = mkdtempSync(join(tmpdir(), 'svc-lmdb-reopen-'));
 const path = join(dir, 'store.lmdb');
@@ -46,15 +72,17 @@ try {
   let dbs: StoreDbs = openDbs(path, { durable: true });
   await dbs.root.transaction(() => {
     for (let i = 0; i < 1000; i++) void dbs.meta.put(`seed-${i}`, { i, pad: 'x'.repeat(100) });
+    void dbs.accounts.put('org-a', { balance: 1e15, next: 0, first: 0 });
   });
-  console.log(`| reopens | brk heap KiB | other anonymous KiB | LMDB file KiB | V8 heap used MiB |  (a write between two reopens: ${WRITE})`);
+  console.log(`| reopens | brk heap KiB | other anonymous KiB | LMDB file KiB | V8 heap used MiB |  (between two reopens: ${WRITE}; lmdb's close() alone: ${RAW})`);
   console.log('| ---: | ---: | ---: | ---: | ---: |');
   for (let i = 0; i <= N; i++) {
-    if (WRITE) await dbs.root.transaction(() => void dbs.meta.put('counter', i));
+    if (WRITE === 'small') await dbs.root.transaction(() => void dbs.meta.put('counter', i));
+    if (WRITE === 'settle') await settle(dbs);
     dbs.meta.get(`seed-${i % 1000}`);
     await dbs.root.committed;
     await dbs.root.flushed;
-    await dbs.root.close();
+    await (RAW ? dbs.root.close() : closeDbs(dbs));
     dbs = openDbs(path, { durable: true });
     if (i % EVERY === 0) {
       gc?.();
@@ -65,7 +93,7 @@ try {
   const maps = readFileSync('/proc/self/maps', 'utf8').split('\n');
   const ofFile = maps.filter((l) => l.includes(path)).length;
   console.log(`open descriptors ${readdirSync('/proc/self/fd').length}, mappings of the file ${ofFile}, mappings in all ${maps.length}`);
-  await dbs.root.close();
+  await closeDbs(dbs);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

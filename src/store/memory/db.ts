@@ -8,7 +8,7 @@
  * LMDB is multi-process: the operator CLI can write beside a running gateway, and the gateway sees the
  * change on its next read (the read snapshot is renewed every event turn).
  */
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { ABORT, open, type Database, type RootDatabase } from 'lmdb';
 import type { KeyRecord, OrgRecord, SpendGroup, TeamRecord } from '../contract.js';
 import { KEY_ENCODER } from './key-encoder.js';
 import type { StoredLedgerEntry } from './ledger-codec.js';
@@ -103,6 +103,19 @@ export function openDbs(path: string, opts: { durable: boolean }): StoreDbs {
     kvGroupCursor: db('kv-group-cursor'),
     meta: db('meta'),
   };
+}
+
+/**
+ * Closes the environment without leaving its in-memory freelist behind. lmdb 3.5.6 keeps the free pages it read
+ * (me_pghead) from one write transaction to the next, frees them when a transaction aborts, and does not free them
+ * when the environment closes: every close after a write leaked them (~2 KB per close on a 27 MB file, 4,000 closes
+ * with writes between them: brk heap 10.5 to 20.1 MiB; heaptrack: mdb_midl_need). So an empty write transaction is
+ * aborted first, which frees them. It waits for the write lock: callers have let their own writes finish, and another
+ * process (the operator CLI) holds it for one transaction at most.
+ */
+export async function closeDbs(dbs: StoreDbs): Promise<void> {
+  dbs.root.transactionSync(() => ABORT);
+  await dbs.root.close();
 }
 
 /** Values of every key starting with `orgId` in a database keyed by [orgId, ...]. */

@@ -47,7 +47,7 @@ import {
   type KeyPatch,
   type OrgPatch,
 } from '../shared.js';
-import { openDbs, orgValues, RANGE_END, type StoreDbs } from './db.js';
+import { closeDbs, openDbs, orgValues, RANGE_END, type StoreDbs } from './db.js';
 import { accountOf, applySettlements, applyTopUp, changeSet, insertKey, insertOrg, insertTeam, type CreateResult } from './durable.js';
 import { OrgHolds } from './holds.js';
 import { HitCounters } from './kv.js';
@@ -348,7 +348,7 @@ export class MemoryStore implements Store {
     this.#reopening = true;
     try {
       await this.#sweepingKv; // it stops at its next batch: no transaction may start on the closing map
-      await this.#dbs.root.close();
+      await closeDbs(this.#dbs);
       this.#dbs = openDbs(this.#dbPath, { durable: this.#throwaway === null });
     } finally {
       this.#reopening = false;
@@ -370,7 +370,7 @@ export class MemoryStore implements Store {
     await this.#sweepingKv;
     await this.#dbs.root.committed;
     await this.#dbs.root.flushed;
-    await this.#dbs.root.close();
+    await closeDbs(this.#dbs);
     if (this.#throwaway !== null) rmSync(this.#throwaway, { recursive: true, force: true });
   }
 
