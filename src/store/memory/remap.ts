@@ -137,9 +137,9 @@ export function withRemap<S extends Reopenable & { close(): Promise<void> }>(sto
   /**
    * Whether a write went to the database since the last reopen. Without one, growth is not reopened: closing and
    * opening an lmdb 3.5.6 environment that no transaction wrote to leaves ~90 KB behind each time (2,000 reopens,
-   * bench/load/lmdb-reopen.ts: brk heap +68 KB, other anonymous memory +19 KB, nearly all V8 heap, linear), while
-   * with a write between two reopens the brk heap stops growing after ~1,000 and the rest grows ~3.5 KB per reopen
-   * (docs/memory.md, "Reopens and native memory"). Read-only growth (a dashboard paging through a large ledger on an
+   * bench/load/lmdb-reopen.ts REOPEN_WRITE=none: brk heap +68 KB, other anonymous memory +19 KB, nearly all V8 heap,
+   * linear), while with the gateway's settlements between two reopens nothing is left (closeDbs in db.ts; docs/memory.md,
+   * "Reopens and native memory"). Read-only growth (a dashboard paging through a large ledger on an
    * idle gateway) would then reopen again and again for nothing but that loss; its file pages are bounded by the
    * database file, which the ledger cap bounds. Set when a write call enters (not when it is made): a write held at the
    * gate during a reopen enters after it and counts for the reopened map.
