@@ -14,9 +14,10 @@
  *
  *   node --expose-gc dist/bench/load/lmdb-reopen.js
  *
- * Measured 2026-12-04 and 2026-12-07 (lmdb 3.5.6, docs/memory.md "Reopens and native memory"): with REOPEN_RAW=1 and
- * settle, the brk heap grows ~2.2 KB per reopen for good (lmdb frees its in-memory freelist when a write transaction
- * aborts, not when the environment closes; heaptrack: mdb_midl_need); closeDbs aborts one first and it stays flat.
+ * Measured 2026-12-04 (lmdb 3.5.6, docs/memory.md "Reopens and native memory" and "The leak was lmdb's freelist"): with
+ * REOPEN_RAW=1 and settle, the brk heap grows ~1.9 KB per reopen for good (16.7 to 21.4 MiB from 500 to 3,000 reopens;
+ * lmdb frees its in-memory freelist when a write transaction aborts, not when the environment closes; heaptrack:
+ * mdb_midl_need); with closeDbs, which aborts one first, it stays at 16.35 MiB from 1,000 to 3,000.
  * small: the brk heap rises ~20 MiB over the first ~1,000 reopens (malloc keeping freed buffers) and then stays flat.
  * none: +68 KB of brk heap and +17 KB of V8 heap per reopen, linear (why remap.ts reopens only after a write).
  */
@@ -33,6 +34,8 @@ const N = Number(process.env.REOPEN_N ?? 2000);
 const EVERY = Number(process.env.REOPEN_EVERY ?? 250);
 const WRITE = process.env.REOPEN_WRITE ?? 'settle';
 const SETTLE = Number(process.env.REOPEN_SETTLE ?? 2000);
+/** Entries per settlement transaction: what the gateway's 50 ms flush at ~2,000 req/s makes (settleSliceSize). */
+const PER_TXN = 52;
 /** REOPEN_RAW=1: close with lmdb's close() alone, as the store did before closeDbs (which frees the freelist first). */
 const RAW = process.env.REOPEN_RAW === '1';
 
@@ -53,10 +56,10 @@ function residentKiB(file: string): { brk: number; anon: number; file: number } 
   return out;
 }
 
-/** SETTLE settlements as the gateway makes them: a hold's ledger lookup each, then transactions of 52 entries. */
+/** SETTLE settlements as the gateway makes them: a hold's ledger lookup each, then transactions of PER_TXN entries. */
 async function settle(dbs: StoreDbs): Promise<void> {
-  for (let done = 0; done < SETTLE; done += 52) {
-    const chunk = Array.from({ length: 52 }, () => {
+  for (let done = 0; done < SETTLE; done += PER_TXN) {
+    const chunk = Array.from({ length: PER_TXN }, () => {
       const e = settlement('org-a', 'key-1', { requestId: newRequestId(), at: Date.now() });
       dbs.ledgerByRequest.get(['org-a', e.requestId]);
       return e;
