@@ -3,10 +3,12 @@
  *
  * - fixed rate: BENCH_RATE req/s (500) for BENCH_SECONDS (60) with latency measured from each request's
  *   intended send time (an open-loop scheduler on undici, so a stalled server is not hidden by a client that
- *   waits: no coordinated omission), p50 / p99 / p99.9 and added vs direct;
+ *   waits: no coordinated omission), p50 / p99 / p99.9 and added vs direct and vs the bare proxy; every target
+ *   runs for the whole table and the rows are measured in BENCH_ROUNDS (6) interleaved rounds (fixedRounds);
  * - closed loop: 64 connections (BENCH_SUSTAIN_CONNECTIONS) for BENCH_SECONDS with autocannon, req/s and
  *   CPU ms per request of the process under test;
  * - RSS at the start and end of each row and the peak (VmHWM) of the process;
+ * - the host's own stalls before and after the rows (BENCH_HOST_SECONDS, 10; fixed-rate.ts hostStalls);
  *
  * for non-stream and stream, directly to the simulator, through a bare undici proxy (bench/load/proxy.ts,
  * the reference, measured in the same run), and through the gateway on the embedded store and on Redis
@@ -34,12 +36,11 @@ import { appendFileSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { Pool } from 'undici';
 import { simulatedCatalog } from '../../src/dev/bootstrap.js';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
+import { fixedRate, hostStalls, hostStallsText, summarize, type Body, type FixedResult, type FixedSamples, type HostStalls } from './fixed-rate.js';
 import { childPids, freePort, nodeArgsFrom, pinProcess, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -47,6 +48,11 @@ const TABLE_SECONDS = Number(process.env.BENCH_TABLE_SECONDS ?? Math.min(SECONDS
 /** Closed-loop seconds per row (default BENCH_SECONDS; 0 skips the closed loop: fixed-rate latency only). */
 const CLOSED_SECONDS = Number(process.env.BENCH_CLOSED_SECONDS ?? SECONDS);
 const RATE = Number(process.env.BENCH_RATE ?? 500);
+/** Fixed-rate rounds per row (BENCH_ROUNDS, default 6): the targets take turns, SECONDS / ROUNDS each (see fixedRounds). */
+const ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 6)));
+/** Seconds of the host reading (hostStalls) before and after the rows (BENCH_HOST_SECONDS, default 10; 0 skips it). */
+const HOST_SECONDS = Number(process.env.BENCH_HOST_SECONDS ?? 10);
+const log = (s: string): void => void process.stderr.write(`[sustained] ${s}\n`);
 const CONNECTIONS = Number(process.env.BENCH_SUSTAIN_CONNECTIONS ?? 64);
 /** Stream first-byte rate (the issue's measure: first byte at 200 req/s). */
 const STREAM_RATE = Number(process.env.BENCH_STREAM_RATE ?? 200);
@@ -85,25 +91,6 @@ function pinUnderTest(pid: number): void {
   if (PIN && !pinProcess(pid, '1')) throw new Error('BENCH_PIN: taskset could not pin the process under test (install util-linux or leave BENCH_PIN unset)');
 }
 
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
-interface FixedResult {
-  p50: number;
-  p99: number;
-  p999: number;
-  errors: number;
-  /** Failed requests by HTTP status ('conn' for a connection error). */
-  byStatus: Map<string, number>;
-  achievedRps: number;
-  /** p99 of how late the generator dispatched a request after its intended time (its own saturation). */
-  lagP99: number;
-  /** From the intended send time to the first body byte. */
-  firstByteP50: number;
-  firstByteP99: number;
-}
-
 /** `3 (503: 2, conn: 1)`, or `0`. */
 function errorText(r: FixedResult): string {
   if (r.errors === 0) return '0';
@@ -111,85 +98,26 @@ function errorText(r: FixedResult): string {
 }
 
 /**
- * Open-loop load: request i is due at t0 + i/rate and its latency runs from that instant to the last byte
- * of the response, however late the scheduler or a busy connection made the actual send.
+ * Every load call draws its request indexes from here, so that no two requests of a run (warm-up, rounds, closed
+ * loop) carry the same user turn: a repeated turn would be answered by the guardrail score cache.
  */
-async function fixedRate(url: string, headers: Record<string, string>, body: Body, rate: number, seconds: number): Promise<FixedResult> {
-  const u = new URL(url);
-  const pool = new Pool(u.origin, { connections: 256, keepAliveTimeout: 60_000 });
-  const total = Math.max(1, Math.round(rate * seconds));
-  const latencies: number[] = [];
-  const firstBytes: number[] = [];
-  const lags: number[] = [];
-  const inflight: Promise<void>[] = [];
-  let errors = 0;
-  let sent = 0;
-  const byStatus = new Map<string, number>();
-  const fail = (k: string): void => {
-    errors++;
-    byStatus.set(k, (byStatus.get(k) ?? 0) + 1);
-  };
-  const t0 = performance.now() + 10;
-  const one = async (intended: number, i: number): Promise<void> => {
-    lags.push(performance.now() - intended);
-    let first = 0;
-    try {
-      const res = await pool.request({ path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body(i) });
-      for await (const chunk of res.body) if (first === 0 && (chunk as Buffer).length > 0) first = performance.now();
-      if (res.statusCode !== 200) fail(String(res.statusCode));
-    } catch {
-      fail('conn');
-    }
-    const end = performance.now();
-    latencies.push(end - intended);
-    firstBytes.push((first || end) - intended);
-  };
-  await new Promise<void>((resolve) => {
-    const tick = (): void => {
-      const now = performance.now();
-      while (sent < total && t0 + (sent * 1000) / rate <= now) {
-        inflight.push(one(t0 + (sent * 1000) / rate, sent));
-        sent++;
-      }
-      if (sent < total) setTimeout(tick, 1);
-      else resolve();
-    };
-    setTimeout(tick, 10);
-  });
-  await Promise.all(inflight);
-  const elapsed = (performance.now() - t0) / 1000;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  firstBytes.sort((a, b) => a - b);
-  lags.sort((a, b) => a - b);
-  return {
-    lagP99: pct(lags, 99),
-    p50: pct(latencies, 50),
-    p99: pct(latencies, 99),
-    p999: pct(latencies, 99.9),
-    firstByteP50: pct(firstBytes, 50),
-    firstByteP99: pct(firstBytes, 99),
-    errors,
-    byStatus,
-    achievedRps: total / elapsed,
-  };
+let nextIndex = 0;
+
+/** Fixed-rate samples with request indexes of their own. */
+function fixedRun(url: string, headers: Record<string, string>, body: Body, rate: number, seconds: number): Promise<FixedSamples> {
+  const first = nextIndex;
+  nextIndex += Math.max(1, Math.round(rate * seconds));
+  return fixedRate(url, headers, body, rate, seconds, first);
 }
 
-/**
- * A request body by request index. Every request carries its own user turn (`payload`), as real traffic does:
- * a repeated prompt would let caches keyed on the text (the guardrail score cache) answer every request.
- */
-type Body = (i: number) => string;
-
 async function closedLoop(url: string, headers: Record<string, string>, body: Body, seconds: number, connections = CONNECTIONS): Promise<autocannon.Result> {
-  let i = 0;
   return autocannon({
     url,
     method: 'POST',
     connections,
     duration: seconds,
     headers: { 'content-type': 'application/json', ...headers },
-    requests: [{ setupRequest: (req) => ({ ...req, body: body(i++) }) }],
+    requests: [{ setupRequest: (req) => ({ ...req, body: body(nextIndex++) }) }],
   });
 }
 
@@ -257,13 +185,34 @@ function payload(model: string, stream: boolean): Body {
   return (i) => JSON.stringify({ model, messages: [...PROMPT, { role: 'user', content: `Request ${i}: ${QUESTIONS[i % QUESTIONS.length]}` }], max_tokens: 16, stream });
 }
 
-async function measure(t: Target, stream: boolean): Promise<SustainedRow> {
+/**
+ * The fixed-rate half of every target's row for one mode: after a warm-up of each, ROUNDS rounds of SECONDS/ROUNDS
+ * seconds in which every target takes its turn (the order rotating by one each round), each target's rounds pooled
+ * into one distribution. A slow minute of the host then falls on every target alike instead of on whichever row
+ * was running; the spread of the rounds' p99 is printed with the table.
+ */
+async function fixedRounds(targets: readonly Target[], stream: boolean): Promise<Map<Target, { fixed: FixedResult; s0: ReturnType<typeof stats> }>> {
+  const samples = new Map<Target, FixedSamples[]>(targets.map((t) => [t, []]));
+  const s0 = new Map<Target, ReturnType<typeof stats>>();
+  for (const t of targets) {
+    await closedLoop(`${t.url}/v1/chat/completions`, t.headers, payload(t.model(stream), stream), Math.min(2, SECONDS), 16); // warm-up (JIT, pools, caches)
+    s0.set(t, stats(t.pid));
+  }
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let k = 0; k < targets.length; k++) {
+      const t = targets[(k + r) % targets.length]!;
+      log(`fixed rate, ${stream ? 'stream' : 'non-stream'}, round ${r + 1}/${ROUNDS}: ${t.name}`);
+      samples.get(t)!.push(await fixedRun(`${t.url}/v1/chat/completions`, t.headers, payload(t.model(stream), stream), RATE, SECONDS / ROUNDS));
+    }
+  }
+  return new Map(targets.map((t) => [t, { fixed: summarize(samples.get(t)!), s0: s0.get(t) ?? null }]));
+}
+
+/** The rest of a target's row after its fixed-rate rounds: stream first byte, the closed loop, CPU, RSS. */
+async function measure(t: Target, stream: boolean, fixed: FixedResult, s0: ReturnType<typeof stats>): Promise<SustainedRow> {
   const url = `${t.url}/v1/chat/completions`;
   const body = payload(t.model(stream), stream);
-  await closedLoop(url, t.headers, body, Math.min(2, SECONDS), 16); // warm-up (JIT, pools, caches)
-  const s0 = stats(t.pid);
-  const fixed = await fixedRate(url, t.headers, body, RATE, SECONDS);
-  const firstByte = stream ? await fixedRate(url, t.headers, body, STREAM_RATE, TABLE_SECONDS) : null;
+  const firstByte = stream ? summarize([await fixedRun(url, t.headers, body, STREAM_RATE, TABLE_SECONDS)]) : null;
   const c0 = stats(t.pid);
   const r0 = t.redisUrl ? await redisCommands(t.redisUrl) : 0;
   const closed = CLOSED_SECONDS > 0 ? await closedLoop(url, t.headers, body, CLOSED_SECONDS) : null;
@@ -382,6 +331,32 @@ function firstByteRows(rows: readonly SustainedRow[]): string[] {
     });
 }
 
+/**
+ * Each gateway row against the bare proxy's (what the gateway adds over a proxy that only forwards, measured in the
+ * same rounds), and the spread of each target's per-round p99.
+ */
+function againstProxy(rows: readonly SustainedRow[]): string[] {
+  const out: string[] = [];
+  for (const r of rows) {
+    const proxy = rows.find((x) => x.target.startsWith('bare') && x.mode === r.mode);
+    const spread = r.fixed.roundP99s.length ? `p99 of each round ${r.fixed.roundP99s.map(f2).join(', ')} ms` : '';
+    const over = proxy && r.target.startsWith('gateway') ? `over the bare proxy p50 / p99 / p99.9 ${f2(r.fixed.p50 - proxy.fixed.p50)} / ${f2(r.fixed.p99 - proxy.fixed.p99)} / ${f2(r.fixed.p999 - proxy.fixed.p999)} ms` : '';
+    if (spread || over) out.push(`- ${r.target}, ${r.mode}: ${[over, spread].filter(Boolean).join('; ')}`);
+  }
+  return out;
+}
+
+/** What the host itself does to a thread that never sleeps, before and after the rows (see hostStalls). */
+function hostLines(before: HostStalls | null, after: HostStalls | null): string[] {
+  if (!before && !after) return [];
+  return [
+    '',
+    'The host, with one busy thread on each CPU and nothing of the bench running (a gap = the thread was kept off its CPU; every row above, direct included, pays these):',
+    ...(before ? [`- before the rows (${before.seconds} s): ${hostStallsText(before)}`] : []),
+    ...(after ? [`- after the rows (${after.seconds} s): ${hostStallsText(after)}`] : []),
+  ];
+}
+
 async function main(): Promise<void> {
   const root = projectRoot();
   if (PIN && !pinProcess(process.pid, '0')) throw new Error('BENCH_PIN: taskset could not pin the load generator (install util-linux or leave BENCH_PIN unset)');
@@ -394,33 +369,40 @@ async function main(): Promise<void> {
   const redis = await startRedis(dir);
   const upstreamModel = DEMO_CATALOG.find((m) => m.id === 'gpt-4o-mini')!.endpoints[0]!.upstreamModel;
   const auth = { authorization: `Bearer ${KEY}` };
-  const log = (s: string): void => void process.stderr.write(`[sustained] ${s}\n`);
   try {
     await waitForHttp(`${simUrl}/_sim/health`);
     await waitForHttp(`http://127.0.0.1:${proxyPort}/_sim/health`);
     pinUnderTest(proxy.pid!);
+    const hostBefore = HOST_SECONDS > 0 ? await hostStalls(HOST_SECONDS) : null;
     const rows: SustainedRow[] = [];
-    const run = async (t: Target): Promise<void> => {
+    const targets: Target[] = [];
+    const gateways: GatewayRun[] = [];
+    try {
+      if (TARGETS.has('direct')) targets.push({ name: 'direct (simulator)', url: simUrl, pid: null, headers: {}, model: () => upstreamModel });
+      if (TARGETS.has('proxy')) targets.push({ name: 'bare undici proxy', url: `http://127.0.0.1:${proxyPort}`, pid: proxy.pid!, headers: {}, model: () => upstreamModel });
+      // Every gateway runs for the whole table (idle while the others are measured), so that their rounds interleave.
+      for (const [name, target, redisUrl, guard] of [
+        ['gateway, embedded store', 'embedded', undefined, 'monitor'],
+        ['gateway, embedded store, guardrails enforce', 'enforce', undefined, 'enforce'],
+        ['gateway, Redis', 'redis', redis.url, 'monitor'],
+      ] as const) {
+        if (!TARGETS.has(target)) continue;
+        const gw = await startGateway(dir, simUrl, { redisUrl, guard });
+        gateways.push(gw);
+        targets.push({ name, url: gw.url, pid: gw.pid, headers: auth, model: () => 'gpt-4o-mini', redisUrl });
+      }
       for (const stream of [false, true]) {
-        log(`${t.name} ${stream ? 'stream' : 'non-stream'}`);
-        rows.push(await measure(t, stream));
+        const fixed = await fixedRounds(targets, stream);
+        for (const t of targets) {
+          log(`${t.name} ${stream ? 'stream' : 'non-stream'}: ${stream ? 'first byte, ' : ''}closed loop`);
+          const f = fixed.get(t)!;
+          rows.push(await measure(t, stream, f.fixed, f.s0));
+        }
       }
-    };
-    if (TARGETS.has('direct')) await run({ name: 'direct (simulator)', url: simUrl, pid: null, headers: {}, model: () => upstreamModel });
-    if (TARGETS.has('proxy')) await run({ name: 'bare undici proxy', url: `http://127.0.0.1:${proxyPort}`, pid: proxy.pid!, headers: {}, model: () => upstreamModel });
-    for (const [name, target, redisUrl, guard] of [
-      ['gateway, embedded store', 'embedded', undefined, 'monitor'],
-      ['gateway, embedded store, guardrails enforce', 'enforce', undefined, 'enforce'],
-      ['gateway, Redis', 'redis', redis.url, 'monitor'],
-    ] as const) {
-      if (!TARGETS.has(target)) continue;
-      const gw = await startGateway(dir, simUrl, { redisUrl, guard });
-      try {
-        await run({ name, url: gw.url, pid: gw.pid, headers: auth, model: () => 'gpt-4o-mini', redisUrl });
-      } finally {
-        await gw.stop();
-      }
+    } finally {
+      for (const gw of gateways) await gw.stop();
     }
+    rows.sort((x, y) => targets.findIndex((t) => t.name === x.target) - targets.findIndex((t) => t.name === y.target));
 
     // Slow streams: the simulator spaces tokens SLOW_MS_PER_TOKEN apart on every endpoint the targets reach;
     // closed loop at CONNECTIONS connections, so throughput is bounded by the streams' own duration.
@@ -484,7 +466,7 @@ async function main(): Promise<void> {
         const body = payload('gpt-4o-mini', false);
         const url = `${gw.url}/v1/chat/completions`;
         await closedLoop(url, auth, body, Math.min(2, TABLE_SECONDS), 16);
-        const fixed = await fixedRate(url, auth, body, RATE, TABLE_SECONDS);
+        const fixed = summarize([await fixedRun(url, auth, body, RATE, TABLE_SECONDS)]);
         const r = await closedLoop(url, auth, body, TABLE_SECONDS);
         workerRows.push(`| ${w} | ${Math.round(r.requests.average)} | ${f2(fixed.p99)} | ${f2(direct ? fixed.p99 - direct.fixed.p99 : null)} | ${errorText(fixed)} / ${r.errors + r.non2xx} |`);
       } finally {
@@ -492,11 +474,13 @@ async function main(): Promise<void> {
       }
     }
 
+    const hostAfter = HOST_SECONDS > 0 ? await hostStalls(HOST_SECONDS) : null;
     const lines = [
       '',
       `## Sustained load (${new Date().toISOString().slice(0, 16)}Z, ${availableParallelism()} cores shared by load generator, simulator and the process under test)`,
       '',
-      `Fixed rate: ${RATE} req/s for ${SECONDS} s, latency from the intended send time to the last byte (open loop, no coordinated omission). ` +
+      `Fixed rate: ${RATE} req/s for ${SECONDS} s, latency from the intended send time to the last byte (open loop, no coordinated omission), ` +
+        `${ROUNDS > 1 ? `in ${ROUNDS} rounds of ${f1(SECONDS / ROUNDS)} s in which every target takes its turn (the order rotating each round), each target's rounds pooled: a slow spell of the host falls on every target alike. ` : ''}` +
         `Closed loop: ${CONNECTIONS} connections for ${SECONDS} s (autocannon). Gateway at the default log level (info, JSON to stdout), guardrails in monitor mode (a request does not wait for its verdict) except the row marked enforce (every request waits for its scores from the worker pool). ` +
         `CPU and RSS are the process under test (the simulator's share is not counted); peak = VmHWM of that process. ` +
         `Generator lag = how late the load generator itself dispatched requests: when it is not near 0, the machine could not drive ${RATE} req/s and the latencies measure the machine, not the target.`,
@@ -511,6 +495,7 @@ async function main(): Promise<void> {
         `| ${r.target} | ${r.mode} | ${f2(r.fixed.p50)} | ${f2(r.fixed.p99)} | ${f2(r.fixed.p999)} | ${added} | ${errorText(r.fixed)} | ${Math.round(r.fixed.achievedRps)} | ${f2(r.fixed.lagP99)} | ${Math.round(r.rps)} | ${r.closedErrors} | ${f3(r.cpuMsPerReq)} | ${f1(r.rssStart)} / ${f1(r.rssEnd)} / ${f1(r.peak)} |`,
       );
     }
+    lines.push('', ...againstProxy(rows), ...hostLines(hostBefore, hostAfter));
     lines.push(
       '',
       `### Processes (SVC_PROCESSES on Redis, non-stream, ${CONNECTIONS} connections, ${TABLE_SECONDS} s; CPU and RSS summed over the processes)`,
