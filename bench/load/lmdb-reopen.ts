@@ -17,7 +17,8 @@
  * Measured 2026-12-04 (lmdb 3.5.6, docs/memory.md "Reopens and native memory" and "The leak was lmdb's freelist"): with
  * REOPEN_RAW=1 and settle, the brk heap grows ~1.9 KB per reopen for good (16.7 to 21.4 MiB from 500 to 3,000 reopens;
  * lmdb frees its in-memory freelist when a write transaction aborts, not when the environment closes; heaptrack:
- * mdb_midl_need); with closeDbs, which aborts one first, it stays at 16.35 MiB from 1,000 to 3,000.
+ * mdb_midl_need); with closeDbs, which aborts one first, it stays at 16.35 MiB from 1,000 to 3,000 (and, in a run of 8,000,
+ * at 16.30-16.32 MiB from 500 to 8,000).
  * small: the brk heap rises ~20 MiB over the first ~1,000 reopens (malloc keeping freed buffers) and then stays flat.
  * none: +68 KB of brk heap and +17 KB of V8 heap per reopen, linear (why remap.ts reopens only after a write).
  */
