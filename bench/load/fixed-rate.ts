@@ -11,7 +11,7 @@
  *   host, direct included, sits on top of these gaps.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 
@@ -149,8 +149,8 @@ export async function hostStalls(seconds: number): Promise<HostStalls | null> {
         }
       });
     });
-  const cpus = await Promise.all(Array.from({ length: availableParallelism() }, (_, cpu) => one(cpu)));
-  return { seconds, cpus };
+  // Every CPU of the machine (os.cpus), not the bench's own affinity: under BENCH_PIN the bench is pinned to CPU 0.
+  return { seconds, cpus: await Promise.all(cpus().map((_, cpu) => one(cpu))) };
 }
 
 /** `CPU 0: 2.1 / 0.6 / 0.1 gaps a second over 1 / 3 / 8 ms, longest 12.3 ms, 1.9% lost; CPU 1: ...` */
