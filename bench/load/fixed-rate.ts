@@ -10,7 +10,7 @@
  *   thread was not running (the hypervisor or the guest kernel ran something else). The tail of any process on the
  *   host, direct included, sits on top of these gaps.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
@@ -131,26 +131,31 @@ for (;;) {
 process.stdout.write(JSON.stringify({ o1, o3, o8, max, lost }));
 `;
 
-/** Null when taskset is missing (the reading needs one thread on each CPU). */
+/**
+ * Null when the reading cannot be taken on every CPU (taskset missing or refused, a spinner that printed nothing):
+ * it runs after the whole table too, and a failed reading must not lose a finished run.
+ */
 export async function hostStalls(seconds: number): Promise<HostStalls | null> {
-  if (spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status !== 0) return null;
-  const one = (cpu: number): Promise<HostStalls['cpus'][number]> =>
-    new Promise((resolve, reject) => {
+  const one = (cpu: number): Promise<HostStalls['cpus'][number] | null> =>
+    new Promise((resolve) => {
       const child = spawn('taskset', ['-c', String(cpu), process.execPath, '-e', SPIN, String(seconds)], { stdio: ['ignore', 'pipe', 'ignore'] });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-      child.once('error', reject);
-      child.once('exit', () => {
+      child.once('error', () => resolve(null));
+      child.once('close', (code) => {
+        if (code !== 0) return resolve(null);
         try {
           const r = JSON.parse(out) as { o1: number; o3: number; o8: number; max: number; lost: number };
           resolve({ over1PerS: r.o1 / seconds, over3PerS: r.o3 / seconds, over8PerS: r.o8 / seconds, maxMs: r.max, lostPct: r.lost / (seconds * 10) });
-        } catch (e) {
-          reject(e instanceof Error ? e : new Error(String(e)));
+        } catch {
+          resolve(null);
         }
       });
     });
   // Every CPU of the machine (os.cpus), not the bench's own affinity: under BENCH_PIN the bench is pinned to CPU 0.
-  return { seconds, cpus: await Promise.all(cpus().map((_, cpu) => one(cpu))) };
+  const read = await Promise.all(cpus().map((_, cpu) => one(cpu)));
+  const ok = read.filter((c): c is NonNullable<typeof c> => c !== null);
+  return ok.length === read.length ? { seconds, cpus: ok } : null;
 }
 
 /** `CPU 0: 2.1 / 0.6 / 0.1 gaps a second over 1 / 3 / 8 ms, longest 12.3 ms, 1.9% lost; CPU 1: ...` */

@@ -348,7 +348,8 @@ function againstProxy(rows: readonly SustainedRow[]): string[] {
 
 /** What the host itself does to a thread that never sleeps, before and after the rows (see hostStalls). */
 function hostLines(before: HostStalls | null, after: HostStalls | null): string[] {
-  if (!before && !after) return [];
+  if (HOST_SECONDS <= 0) return [];
+  if (!before && !after) return ['', 'The host reading (one busy thread pinned to each CPU with taskset) could not be taken.'];
   return [
     '',
     'The host, with one busy thread on each CPU and nothing of the bench running (a gap = the thread was kept off its CPU; every row above, direct included, pays these):',
