@@ -108,7 +108,7 @@ export class WorkerPool {
   readonly #fair: FairQueue;
   readonly #tokenizer: Piscina;
   readonly #tokenizerFair = new FairQueue(1, 1);
-  readonly #common: { filename: string; resourceLimits: typeof WORKER_RESOURCE_LIMITS; env: Record<string, string | undefined> };
+  readonly #common: { filename: string; resourceLimits: typeof WORKER_RESOURCE_LIMITS; env: Record<string, string | undefined>; recordTiming: false };
   readonly #max: number;
   readonly #idleMs: number;
   #created = 0;
@@ -120,7 +120,9 @@ export class WorkerPool {
   constructor(opts: { min: number; max: number; env?: Record<string, string>; tokenizerIdleMs?: number; idleMs?: number }) {
     const filename = join(projectRoot(), 'dist', 'workers', 'index.js');
     if (!existsSync(filename)) throw new Error(`worker entry ${filename} missing: run make build`);
-    this.#common = { filename, resourceLimits: WORKER_RESOURCE_LIMITS, env: { ...process.env, ...(opts.env ?? {}) } };
+    // recordTiming off: piscina's run and wait histograms (two HdrHistograms of ~360 KB each per pool, a record per
+    // task) are read by nothing here; the gateway's own metrics time the scoring.
+    this.#common = { filename, resourceLimits: WORKER_RESOURCE_LIMITS, env: { ...process.env, ...(opts.env ?? {}) }, recordTiming: false };
     this.#max = opts.max;
     this.#idleMs = opts.idleMs ?? SCORING_IDLE_MS;
     // Until adoptModel: at least one thread, which loads the guard model from its file.
