@@ -26,6 +26,7 @@ import { ResponsesStore } from './responses-store/responses-store.js';
 import { modelFromShared } from './guard/shared-model.js';
 import { InlineScorer } from './pool/inline-scorer.js';
 import { WorkerPool } from './pool/pool.js';
+import { loadSharedModel } from '../workers/guard.js';
 import { ScoreBatcher } from './pool/score-batcher.js';
 import { ScoreCache } from './pool/score-cache.js';
 import { Catalog } from './routing/catalog.js';
@@ -50,7 +51,8 @@ const DEFAULT_THRESHOLD = 0.5;
 
 /**
  * The thresholds in force (config over the model file's own) and, unless guardrails are off or inline scoring is
- * disabled, the event loop's scorer of short texts over the model a worker loaded (its tables shared, not copied).
+ * disabled, the event loop's scorer of short texts. The model is loaded here, on the event loop before the gateway
+ * listens (~140 ms), and its tables are shared with every scoring thread, which then starts without a parse.
  * Without a model, enforcing requests are refused 503 by the pool path as before.
  */
 async function loadGuard(
@@ -62,12 +64,13 @@ async function loadGuard(
   let inline: InlineScorer | null = null;
   let loaded = false;
   try {
-    const shared = await pool.run('model', {}, { tenant: '' });
-    fromModel = shared?.thresholds ?? (await pool.run('thresholds', {}, { tenant: '' }));
+    const { shared, thresholds: fileCuts } = loadSharedModel(guardWorkerEnv(config.guardrails.thresholds).env?.SVC_GUARD_CUTS);
+    fromModel = fileCuts;
     const { mode, inlineMaxChars } = config.guardrails;
     if (shared !== null && mode !== 'off' && inlineMaxChars > 0) inline = new InlineScorer(modelFromShared(shared), inlineMaxChars);
     loaded = true;
-    // From here scoring threads start on demand (beyond workers.min) with this model, and the loading one exits.
+    // From here scoring threads start on demand (beyond workers.min) with this model, reading its tables from shared
+    // memory instead of parsing the file.
     if (shared !== null) {
       void pool.adoptModel(shared, config.workers.min).catch((e: unknown) => log.warn('scoring pool swap failed', { error: (e as Error).message }));
     }

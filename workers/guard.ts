@@ -80,6 +80,36 @@ function sharedFromParent(): SharedGuardModel | null {
   return typeof given === 'object' && given !== null ? (given as SharedGuardModel) : null;
 }
 
+/** The score-only model from its file with the operator's cuts applied; throws GUARD_UNAVAILABLE_PREFIX errors. */
+function loadFromFile(path: string, cuts: string | undefined): GuardModel {
+  if (!existsSync(path)) {
+    throw new Error(
+      `${GUARD_UNAVAILABLE_PREFIX}: model file not found at ${path} (build it with \`make guard-model\`, i.e. node dist/scripts/guard/train.js --if-missing, or set SVC_GUARD_MODEL)`,
+    );
+  }
+  try {
+    // Score-only: a q8 model's int8 table is filled straight from the file; the float32 table is never built.
+    const model = loadModel(path, { scoringOnly: true });
+    applyCutOverrides(model, cuts);
+    return model;
+  } catch (err) {
+    throw new Error(`${GUARD_UNAVAILABLE_PREFIX}: cannot load model ${path}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/**
+ * The model loaded on the calling thread and described for sharing (the gateway's event loop at start, before it
+ * listens), with `cuts` as SVC_GUARD_CUTS would give them. Not this module's cache: several gateways in one process
+ * (tests) may each have their own cuts. Loading here rather than in a first scoring thread spares the process a
+ * thread's start-up and exit, whose freed malloc memory (~8.5 MiB in glibc's arena for that thread) stayed
+ * resident for the process's life. `shared` is null for a model without an int8 table (workers then load it
+ * themselves); `thresholds` are the file's own cuts with the overrides applied.
+ */
+export function loadSharedModel(cuts: string | undefined): { shared: SharedGuardModel | null; thresholds: Record<GuardLabel, number> } {
+  const loaded = loadFromFile(resolveModelPath(), cuts);
+  return { shared: shareModel(loaded), thresholds: { ...loaded.thresholds } };
+}
+
 function getModel(): { path: string; model: GuardModel } {
   const path = resolveModelPath();
   if (cached && cached.path === path) return cached;
@@ -90,19 +120,7 @@ function getModel(): { path: string; model: GuardModel } {
     cached = { path, model };
     return cached;
   }
-  if (!existsSync(path)) {
-    throw new Error(
-      `${GUARD_UNAVAILABLE_PREFIX}: model file not found at ${path} (build it with \`make guard-model\`, i.e. node dist/scripts/guard/train.js --if-missing, or set SVC_GUARD_MODEL)`,
-    );
-  }
-  try {
-    // Score-only: a q8 model's int8 table is filled straight from the file; the float32 table is never built.
-    const model = loadModel(path, { scoringOnly: true });
-    applyCutOverrides(model, process.env['SVC_GUARD_CUTS']);
-    cached = { path, model };
-  } catch (err) {
-    throw new Error(`${GUARD_UNAVAILABLE_PREFIX}: cannot load model ${path}: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  cached = { path, model: loadFromFile(path, process.env['SVC_GUARD_CUTS']) };
   return cached;
 }
 

@@ -65,8 +65,11 @@ export class HashIndex {
   readonly slots: Int32Array;
   readonly #mask: number;
 
-  /** An index over these hashes, or over the keys and slots of an index built before (used as they are, not copied). */
-  constructor(source: ArrayLike<number> | HashIndexTables) {
+  /**
+   * An index over these hashes (its tables on SharedArrayBuffers when `shared`), or over the keys and slots of an
+   * index built before (used as they are, not copied).
+   */
+  constructor(source: ArrayLike<number> | HashIndexTables, shared = false) {
     if ('slots' in source) {
       const cap = source.keys.length;
       if (cap < 16 || (cap & (cap - 1)) !== 0 || source.slots.length !== cap) throw new Error('HashIndex: keys and slots must both be a power of two long');
@@ -78,8 +81,8 @@ export class HashIndex {
     const hashes = source;
     let cap = 16;
     while (cap < hashes.length * 2) cap <<= 1;
-    this.keys = new Uint32Array(cap);
-    this.slots = new Int32Array(cap).fill(-1);
+    this.keys = shared ? new Uint32Array(new SharedArrayBuffer(cap * 4)) : new Uint32Array(cap);
+    this.slots = (shared ? new Int32Array(new SharedArrayBuffer(cap * 4)) : new Int32Array(cap)).fill(-1);
     this.#mask = cap - 1;
     for (let i = 0; i < hashes.length; i++) {
       const h = (hashes[i] ?? 0) >>> 0;

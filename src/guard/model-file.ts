@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { featureRows, FEATURE_VERSION, type FeatureConfig } from './features.js';
 import { GUARD_LABELS } from './labels.js';
-import { createWordRows } from './embeddings.js';
+import { createWordRows, HashIndex } from './embeddings.js';
 import { attachQ8Table, createEmptyModel, MODEL_FORMAT, type GuardModel, type WindowConfig } from './model.js';
 import { structureOffsets } from './structure.js';
 
@@ -109,7 +109,8 @@ export interface ParseOptions {
   /**
    * Score-only: a q8 model's int8 weights go straight into its scoring table (2 MiB for 2^18 rows x 8 labels)
    * and the float32 table (8 MiB) is never allocated; the model then scores exactly like a full load, but must not
-   * be trained, quantised or saved (as after compactForScoring). An f32 model loads in full.
+   * be trained, quantised or saved (as after compactForScoring). An f32 model loads in full. Its tables (the int8
+   * table, the word rows and their index) are on SharedArrayBuffers, ready to be shared with other threads.
    */
   scoringOnly?: boolean;
 }
@@ -144,7 +145,7 @@ export function parseModel(json: string, opts: ParseOptions = {}): GuardModel {
   if (enc.kind === 'q8' && enc.scales.length !== L) throw new Error('guard model: corrupt q8 scales');
   const totalRows = featureRows(s.features);
   if (direct) {
-    const q = new Int8Array(totalRows * L);
+    const q = new Int8Array(new SharedArrayBuffer(totalRows * L));
     const src = new Int8Array(wBuf.buffer, wBuf.byteOffset, wBuf.length);
     let r = 0;
     for (let i = 0; i < s.rows; i++) {
@@ -174,12 +175,15 @@ export function parseModel(json: string, opts: ParseOptions = {}): GuardModel {
     if (hb.length !== count * 4 || rb.length !== count * L * (sc !== undefined ? 1 : 4) || !(floor >= 1) || (sc !== undefined && sc.length !== L)) {
       throw new Error('guard model: corrupt word rows');
     }
-    const hashes = new Uint32Array(count);
-    const rows = new Float32Array(count * L);
+    // Score-only tables go on SharedArrayBuffers at once (src/guard/shared-model.ts shares them with every
+    // scoring thread as they are): a copy would leave the private ones as malloc garbage of the loading thread.
+    const shared = opts.scoringOnly === true;
+    const hashes = shared ? new Uint32Array(new SharedArrayBuffer(count * 4)) : new Uint32Array(count);
+    const rows = shared ? new Float32Array(new SharedArrayBuffer(count * L * 4)) : new Float32Array(count * L);
     for (let i = 0; i < count; i++) hashes[i] = hb.readUInt32LE(i * 4);
     if (sc !== undefined) for (let i = 0; i < rows.length; i++) rows[i] = Math.fround(rb.readInt8(i) * (sc[i % L] ?? 1));
     else for (let i = 0; i < rows.length; i++) rows[i] = rb.readFloatLE(i * 4);
-    model.words = createWordRows(hashes, rows, floor, sc);
+    model.words = createWordRows(hashes, rows, floor, sc, new HashIndex(hashes, shared));
   }
   return model;
 }

@@ -125,8 +125,9 @@ export class WorkerPool {
     this.#common = { filename, resourceLimits: WORKER_RESOURCE_LIMITS, env: { ...process.env, ...(opts.env ?? {}) }, recordTiming: false };
     this.#max = opts.max;
     this.#idleMs = opts.idleMs ?? SCORING_IDLE_MS;
-    // Until adoptModel: at least one thread, which loads the guard model from its file.
-    this.#pool = this.#scoringPool(Math.max(1, opts.min), undefined);
+    // Until adoptModel (the gateway loads the model on its event loop at start and shares it), a thread loads the
+    // model from its file.
+    this.#pool = this.#scoringPool(opts.min, undefined);
     // The event loop's o200k tables (~4 MiB, loaded now rather than by the first request that needs a count), shared with
     // the tokenizer thread, which counts from the same memory.
     const workerData = { o200k: o200k().tables };
