@@ -36,9 +36,6 @@ export interface GuardModelInfo {
 
 let cached: { path: string; model: GuardModel } | null = null;
 
-/** The model as shared with the event loop (made once per loaded model; its tables then live on shared memory). */
-let shared: { of: GuardModel; model: SharedGuardModel | null } | null = null;
-
 let defaultPath: string | null = null;
 
 /**
@@ -71,7 +68,7 @@ export function resolveModelPath(): string {
 }
 
 /**
- * The model a first worker loaded and shared (src/pool/pool.ts WorkerPool.adoptModel hands it to every later worker
+ * The model the gateway loaded and shared (src/pool/pool.ts WorkerPool.adoptModel hands it to every scoring thread
  * as workerData): its tables are the same shared memory, the operator's cuts already applied. A worker started on
  * demand then scores at once instead of parsing the model file (~140 ms and ~17 MiB of transient memory).
  */
@@ -103,7 +100,8 @@ function loadFromFile(path: string, cuts: string | undefined): GuardModel {
  * (tests) may each have their own cuts. Loading here rather than in a first scoring thread spares the process a
  * thread's start-up and exit, whose freed malloc memory (~8.5 MiB in glibc's arena for that thread) stayed
  * resident for the process's life. `shared` is null for a model without an int8 table (workers then load it
- * themselves); `thresholds` are the file's own cuts with the overrides applied.
+ * themselves); `thresholds` are the model file's own (the cuts move only the sub-category rules; the gateway puts
+ * its config's thresholds over these).
  */
 export function loadSharedModel(cuts: string | undefined): { shared: SharedGuardModel | null; thresholds: Record<GuardLabel, number> } {
   const loaded = loadFromFile(resolveModelPath(), cuts);
@@ -115,9 +113,7 @@ function getModel(): { path: string; model: GuardModel } {
   if (cached && cached.path === path) return cached;
   const given = sharedFromParent();
   if (given !== null) {
-    const model = modelFromShared(given);
-    shared = { of: model, model: given };
-    cached = { path, model };
+    cached = { path, model: modelFromShared(given) };
     return cached;
   }
   cached = { path, model: loadFromFile(path, process.env['SVC_GUARD_CUTS']) };
@@ -129,17 +125,6 @@ export function score({ texts }: ScoreTask): GuardScores[] {
   if (!Array.isArray(texts)) throw new TypeError('guard worker: task.texts must be an array of strings');
   const { model } = getModel();
   return texts.map((t) => scoreText(model, typeof t === 'string' ? t : String(t)));
-}
-
-/**
- * The loaded model for the event loop's own scoring of short texts (src/pool/inline-scorer.ts): its tables move onto
- * SharedArrayBuffers, so the returned description (cloned by piscina) shares them instead of copying. Null for a model
- * without an int8 table. Throws as `score` does when the model is unavailable.
- */
-export function model(_task?: Record<string, never>): SharedGuardModel | null {
-  const loaded = getModel().model;
-  if (shared?.of !== loaded) shared = { of: loaded, model: shareModel(loaded) };
-  return shared.model;
 }
 
 /** Model location, labels and default thresholds (loads the model, so it doubles as a warm-up task). */

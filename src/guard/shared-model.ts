@@ -1,9 +1,9 @@
 /**
- * A score-only guard model handed from the scoring worker that loaded it to the event loop without a copy: its
- * tables (the int8 n-gram table, the word rows and their hash index, ~3.6 MiB) are moved onto SharedArrayBuffers,
- * which a structured clone (piscina's task result) shares instead of copying. The event loop then scores short
- * texts itself (src/pool/inline-scorer.ts) from the same memory the worker scores from, and never parses the
- * model file (a parse held ~17 MiB of transient memory resident in a fresh process).
+ * A score-only guard model shared between the event loop that loaded it (workers/guard.ts loadSharedModel) and the
+ * scoring threads without a copy: its tables (the int8 n-gram table, the word rows and their hash index, ~3.6 MiB)
+ * are on SharedArrayBuffers (a score-only load puts them there; shareModel moves any that are not), which a
+ * structured clone (piscina's workerData) shares instead of copying. The event loop scores short texts
+ * (src/pool/inline-scorer.ts) from the same memory the threads score from, and no thread parses the model file.
  */
 import { createWordRows, HashIndex, type WordRows } from './embeddings.js';
 import type { FeatureConfig } from './features.js';

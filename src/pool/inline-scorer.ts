@@ -20,7 +20,7 @@ type Scores = Record<string, number>;
 export const DEFAULT_INLINE_MAX_CHARS = 1024;
 
 /**
- * Guardrail scoring of short texts on the event loop, with the model the scoring worker loaded: its tables are
+ * Guardrail scoring of short texts on the event loop, with the model the gateway loaded at start: its tables are
  * shared memory (src/guard/shared-model.ts), so the scores are those the worker would give, from the same bytes.
  */
 export class InlineScorer {

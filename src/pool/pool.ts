@@ -33,8 +33,6 @@ export interface WorkerTasks {
   classify: { in: ClassifyInput; out: ClassifyResult };
   /** The scorer model's default per-category thresholds. */
   thresholds: { in: Record<string, never>; out: Record<string, number> };
-  /** The scorer model with its tables on shared memory, for the event loop's scoring of short texts. */
-  model: { in: Record<string, never>; out: SharedGuardModel | null };
 }
 
 /** Who a task is for: its organization (fair share of the pool) and an optional abort. */
@@ -167,7 +165,8 @@ export class WorkerPool {
   }
 
   /**
-   * Hands the guard model one worker loaded and shared (the `model` task) to every scoring thread from now on, and
+   * Hands the guard model the gateway loaded and shared (workers/guard.ts loadSharedModel) to every scoring thread
+   * from now on, and
    * keeps `min` threads (0: none until a task needs one). The scoring pool is replaced: its tasks already handed over
    * finish on the old threads, which then exit; new tasks go to the new pool, whose threads read the model from
    * shared memory when they start (no file parse). Short texts are scored on the event loop

@@ -19,9 +19,9 @@ describe('scoring threads on demand with a shared model (WorkerPool.adoptModel)'
   it('a thread started after adoption scores from the shared model without reading the model file, and exits when idle', async () => {
     const loader = new WorkerPool({ min: 1, max: 1 });
     pools.push(loader);
-    const shared = await loader.run('model', {}, { tenant: '' });
+    const { shared } = loadSharedModel(undefined);
     expect(shared).not.toBeNull();
-    const expected = await loader.run('score', { texts }, { tenant: '' });
+    const expected = await loader.run('score', { texts }, { tenant: '' }); // a thread that read the model file
 
     // This pool's threads cannot read a model file: the path does not exist.
     const pool = new WorkerPool({ min: 0, max: 1, idleMs: 300, env: { SVC_GUARD_MODEL: '/nonexistent/guard-model.json' } });
@@ -42,8 +42,7 @@ describe('scoring threads on demand with a shared model (WorkerPool.adoptModel)'
   it('workers.min threads are kept after adoption', async () => {
     const pool = new WorkerPool({ min: 1, max: 1, idleMs: 200 });
     pools.push(pool);
-    const shared = await pool.run('model', {}, { tenant: '' });
-    await pool.adoptModel(shared!, 1);
+    await pool.adoptModel(loadSharedModel(undefined).shared!, 1);
     await new Promise((r) => setTimeout(r, 600));
     expect(pool.scoringThreads).toBe(1);
   });
