@@ -319,6 +319,12 @@ const f1 = (x: number | null): string => (x === null || Number.isNaN(x) ? '-' : 
 const f2 = (x: number | null): string => (x === null || Number.isNaN(x) ? '-' : x.toFixed(2));
 const f3 = (x: number | null): string => (x === null || Number.isNaN(x) ? '-' : x.toFixed(3));
 
+/** A titled table, or nothing when none of its targets ran (BENCH_TARGETS). */
+function table(title: string, header: string, rows: readonly string[]): string[] {
+  if (rows.length === 0) return [];
+  return ['', title, '', header, header.replace(/[^|]+/g, '---'), ...rows];
+}
+
 function firstByteRows(rows: readonly SustainedRow[]): string[] {
   const direct = rows.find((r) => r.target.startsWith('direct') && r.mode === 'stream')?.firstByte ?? null;
   return rows
@@ -493,38 +499,39 @@ async function main(): Promise<void> {
       const base = rows.find((x) => x.target.startsWith('direct') && x.mode === r.mode);
       const added = r === base || base === undefined ? '-' : `${f2(r.fixed.p50 - base.fixed.p50)} / ${f2(r.fixed.p99 - base.fixed.p99)} / ${f2(r.fixed.p999 - base.fixed.p999)}`;
       lines.push(
-        `| ${r.target} | ${r.mode} | ${f2(r.fixed.p50)} | ${f2(r.fixed.p99)} | ${f2(r.fixed.p999)} | ${added} | ${errorText(r.fixed)} | ${Math.round(r.fixed.achievedRps)} | ${f2(r.fixed.lagP99)} | ${Math.round(r.rps)} | ${r.closedErrors} | ${f3(r.cpuMsPerReq)} | ${f1(r.rssStart)} / ${f1(r.rssEnd)} / ${f1(r.peak)} |`,
+        `| ${r.target} | ${r.mode} | ${f2(r.fixed.p50)} | ${f2(r.fixed.p99)} | ${f2(r.fixed.p999)} | ${added} | ${errorText(r.fixed)} | ${Math.round(r.fixed.achievedRps)} | ${f2(r.fixed.lagP99)} | ${Number.isNaN(r.rps) ? '-' : Math.round(r.rps)} | ${r.closedErrors} | ${f3(r.cpuMsPerReq)} | ${f1(r.rssStart)} / ${f1(r.rssEnd)} / ${f1(r.peak)} |`,
       );
     }
     lines.push('', ...againstProxy(rows), ...hostLines(hostBefore, hostAfter));
+    const fb = firstByteRows(rows);
     lines.push(
-      '',
-      `### Processes (SVC_PROCESSES on Redis, non-stream, ${CONNECTIONS} connections, ${TABLE_SECONDS} s; CPU and RSS summed over the processes)`,
-      '',
-      '| processes | req/s | p50 / p99 ms | errors | CPU ms/req | RSS MiB |',
-      '|---|---|---|---|---|---|',
-      ...procRows,
-      '',
-      `### Piscina workers (embedded store, guardrails enforce, non-stream; throughput: ${CONNECTIONS} connections, ${TABLE_SECONDS} s; p99: ${RATE} req/s fixed rate, ${TABLE_SECONDS} s)`,
-      '',
-      '| workers | req/s | fixed-rate p99 ms | added p99 ms (vs direct) | errors fixed / closed |',
-      '|---|---|---|---|---|',
-      ...workerRows,
-      '',
-      `### Stream first byte (fixed ${STREAM_RATE} req/s for ${TABLE_SECONDS} s, from the intended send time to the first body byte) and Redis commands per request`,
-      '',
-      '| target | first byte p50 / p99 ms | added p50 / p99 ms (vs direct) | errors | Redis script calls per request (closed loop, non-stream / stream) |',
-      '|---|---|---|---|---|',
-      ...firstByteRows(rows),
-      '',
-      'Redis script calls per request: admission and hold are one Lua script per request (one round trip on the hot',
-      'path, test/integration/redis-round-trips.test.ts counts every command), settlement one script per batch.',
-      '',
-      `### Slow streams (${SLOW_MS_PER_TOKEN} ms per token from the simulator, ${CONNECTIONS} connections, closed loop, ${TABLE_SECONDS} s)`,
-      '',
-      '| target | req/s | p50 / p99 ms | errors | CPU ms/req |',
-      '|---|---|---|---|---|',
-      ...slowRows,
+      ...table(
+        `### Processes (SVC_PROCESSES on Redis, non-stream, ${CONNECTIONS} connections, ${TABLE_SECONDS} s; CPU and RSS summed over the processes)`,
+        '| processes | req/s | p50 / p99 ms | errors | CPU ms/req | RSS MiB |',
+        procRows,
+      ),
+      ...table(
+        `### Piscina workers (embedded store, guardrails enforce, non-stream; throughput: ${CONNECTIONS} connections, ${TABLE_SECONDS} s; p99: ${RATE} req/s fixed rate, ${TABLE_SECONDS} s)`,
+        '| workers | req/s | fixed-rate p99 ms | added p99 ms (vs direct) | errors fixed / closed |',
+        workerRows,
+      ),
+      ...table(
+        `### Stream first byte (fixed ${STREAM_RATE} req/s for ${TABLE_SECONDS} s, from the intended send time to the first body byte) and Redis commands per request`,
+        '| target | first byte p50 / p99 ms | added p50 / p99 ms (vs direct) | errors | Redis script calls per request (closed loop, non-stream / stream) |',
+        fb,
+      ),
+      ...(fb.length > 0
+        ? [
+            '',
+            'Redis script calls per request: admission and hold are one Lua script per request (one round trip on the hot',
+            'path, test/integration/redis-round-trips.test.ts counts every command), settlement one script per batch.',
+          ]
+        : []),
+      ...table(
+        `### Slow streams (${SLOW_MS_PER_TOKEN} ms per token from the simulator, ${CONNECTIONS} connections, closed loop, ${TABLE_SECONDS} s)`,
+        '| target | req/s | p50 / p99 ms | errors | CPU ms/req |',
+        slowRows,
+      ),
       '',
     );
     const text = lines.join('\n');

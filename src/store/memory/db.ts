@@ -68,7 +68,11 @@ export const RANGE_END = '\uffff';
  */
 const PLAIN_MSGPACK = { encoding: 'msgpack' as const, useRecords: false, keyEncoder: KEY_ENCODER };
 
-export function openDbs(path: string, opts: { durable: boolean }): StoreDbs {
+/** The embedded store's map: 1 GiB of address space (lmdb grows it when the file outgrows it). */
+export const DEFAULT_MAP_BYTES = 2 ** 30;
+
+/** `mapBytes`: the map's initial size (tests: a small one, to make lmdb grow it). */
+export function openDbs(path: string, opts: { durable: boolean; mapBytes?: number }): StoreDbs {
   const root = open({
     ...PLAIN_MSGPACK,
     path,
@@ -77,10 +81,14 @@ export function openDbs(path: string, opts: { durable: boolean }): StoreDbs {
     // Throwaway stores (tests, snapshotPath null) skip the disk flush entirely.
     noSync: !opts.durable,
     overlappingSync: opts.durable,
-    // Maps the file in chunks on demand instead of all at once: the file pages the process keeps resident
-    // (part of its RSS) measured half as many (30k ledger entries: 15 MiB instead of 30 MiB). They still grow
-    // with the ledger; remap.ts reopens the database to give them back.
-    remapChunks: true,
+    // One mapping of the whole file, not lmdb's chunked mapping (`remapChunks`). remap.ts gives the file's resident
+    // pages back by closing and reopening the environment, and closing a chunked map unmapped it 64 KiB at a time:
+    // ~130-340 munmap calls for an 8-21 MiB resident map, each one a TLB shootdown across the process's threads, so a
+    // close took 20-50 ms on the event loop (every store call held meanwhile). One mapping closes in ~1 ms; a reopen
+    // holds store calls ~5-10 ms instead of 33-49 (docs/memory.md, "What a reopen holds"). The map is address space
+    // only (the file grows by its pages, not to this size); a file that outgrows it makes lmdb double the map.
+    remapChunks: false,
+    mapSize: opts.mapBytes ?? DEFAULT_MAP_BYTES,
     // Named databases below: 15 today (lmdb's default limit is exactly 12); room for more.
     maxDbs: 32,
   });

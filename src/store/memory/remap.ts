@@ -7,9 +7,9 @@
  * So the database is reopened (closed and mapped afresh) whenever the process's file-backed resident memory
  * has grown by more than `budgetBytes` since the last reopen. The pending writes are first flushed with the gate
  * open; then store calls made meanwhile wait at a gate while the map is closed and opened again, calls already
- * running finish first, and nothing is lost (close() waits for every write to commit). The close unmaps the pages
- * given back (~1-3.5 ms per MiB here, more on a busier host), so the gate holds calls for ~10-40 ms per reopen (docs/memory.md, "What a
- * reopen holds"). Linux only (it reads /proc/self/status); elsewhere nothing happens.
+ * running finish first, and nothing is lost (close() waits for every write to commit). The close unmaps the file in one
+ * call (db.ts maps it once, not in chunks) and the open maps it again, so the gate holds calls for ~5-10 ms per reopen
+ * (docs/memory.md, "What a reopen holds"). Linux only (it reads /proc/self/status); elsewhere nothing happens.
  */
 import { readFileSync } from 'node:fs';
 
@@ -28,7 +28,7 @@ export interface RemapOptions {
   /**
    * Growth of file-backed resident memory that triggers a reopen (default 8 MiB). 60 s soaks at 256 connections,
    * same machine: 16 MiB peaked at 167 MiB of RSS, 8 MiB at 157, with the same throughput and p99 (a reopen every
-   * ~5 s at ~2,000 req/s, every ~30 s at 500 req/s; its gate holds store calls for ~10-40 ms, most of it the unmapping).
+   * ~5 s at ~2,000 req/s, every ~30 s at 500 req/s; its gate holds store calls for ~5-10 ms).
    */
   budgetBytes?: number;
   /**
@@ -122,9 +122,9 @@ class Lane {
  *
  * A reopen holds store calls in two steps. The pending writes are flushed first with every call going on; then new
  * writes are held and what was written meanwhile is flushed while reads still go on (closing the database waits for
- * its last commit's flush); only then are reads held too, for the close and the open. The close unmaps the file
- * pages given back, ~1-3.5 ms per MiB on this machine (docs/memory.md), so most of that hold is the budget's
- * unmapping. Reads (READS) are what a request waits for before its answer; writes (settlement, stored responses)
+ * its last commit's flush); only then are reads held too, for the close and the open (~1 ms and a few ms: one
+ * mapping, see db.ts; a chunked map took 20-50 ms to close, docs/memory.md). Reads (READS) are what a request waits for
+ * before its answer; writes (settlement, stored responses)
  * come after it.
  */
 export function withRemap<S extends Reopenable & { close(): Promise<void> }>(store: S, opts: RemapOptions = {}): S {
