@@ -166,8 +166,7 @@ export class WorkerPool {
 
   /**
    * Hands the guard model the gateway loaded and shared (workers/guard.ts loadSharedModel) to every scoring thread
-   * from now on, and
-   * keeps `min` threads (0: none until a task needs one). The scoring pool is replaced: its tasks already handed over
+   * from now on, and keeps `min` threads (0: none until a task needs one). The scoring pool is replaced: its tasks already handed over
    * finish on the old threads, which then exit; new tasks go to the new pool, whose threads read the model from
    * shared memory when they start (no file parse). Short texts are scored on the event loop
    * (src/pool/inline-scorer.ts), so with the default 0 a gateway whose prompts are short runs no scoring thread at

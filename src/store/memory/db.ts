@@ -69,7 +69,7 @@ export const RANGE_END = '\uffff';
 const PLAIN_MSGPACK = { encoding: 'msgpack' as const, useRecords: false, keyEncoder: KEY_ENCODER };
 
 /** The embedded store's map: 1 GiB of address space (lmdb grows it when the file outgrows it). */
-export const DEFAULT_MAP_BYTES = 2 ** 30;
+const DEFAULT_MAP_BYTES = 2 ** 30;
 
 /** `mapBytes`: the map's initial size (tests: a small one, to make lmdb grow it). */
 export function openDbs(path: string, opts: { durable: boolean; mapBytes?: number }): StoreDbs {
@@ -85,7 +85,7 @@ export function openDbs(path: string, opts: { durable: boolean; mapBytes?: numbe
     // pages back by closing and reopening the environment, and closing a chunked map unmapped it 64 KiB at a time:
     // ~130-340 munmap calls for an 8-21 MiB resident map, each one a TLB shootdown across the process's threads, so a
     // close took 20-50 ms on the event loop (every store call held meanwhile). One mapping closes in ~1 ms; a reopen
-    // holds store calls ~5-10 ms instead of 33-49 (docs/memory.md, "What a reopen holds"). The map is address space
+    // holds store calls for a few ms (median 3-5, at most 17 measured) instead of 34-59 (docs/memory.md, "What a reopen holds"). The map is address space
     // only (the file grows by its pages, not to this size); a file that outgrows it makes lmdb double the map.
     remapChunks: false,
     mapSize: opts.mapBytes ?? DEFAULT_MAP_BYTES,

@@ -8,7 +8,7 @@
  * has grown by more than `budgetBytes` since the last reopen. The pending writes are first flushed with the gate
  * open; then store calls made meanwhile wait at a gate while the map is closed and opened again, calls already
  * running finish first, and nothing is lost (close() waits for every write to commit). The close unmaps the file in one
- * call (db.ts maps it once, not in chunks) and the open maps it again, so the gate holds calls for ~5-10 ms per reopen
+ * call (db.ts maps it once, not in chunks) and the open maps it again, so the gate holds calls for a few ms per reopen (median 3-5, at most 17 in a 20-minute soak)
  * (docs/memory.md, "What a reopen holds"). Linux only (it reads /proc/self/status); elsewhere nothing happens.
  */
 import { readFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ export interface RemapOptions {
   /**
    * Growth of file-backed resident memory that triggers a reopen (default 8 MiB). 60 s soaks at 256 connections,
    * same machine: 16 MiB peaked at 167 MiB of RSS, 8 MiB at 157, with the same throughput and p99 (a reopen every
-   * ~5 s at ~2,000 req/s, every ~30 s at 500 req/s; its gate holds store calls for ~5-10 ms).
+   * ~5 s at ~2,000 req/s, every ~30 s at 500 req/s; its gate holds store calls for a few ms).
    */
   budgetBytes?: number;
   /**
