@@ -6,7 +6,8 @@ import { missingCredentials, type MissingCredential } from './config/credentials
 import { ConfigError } from './config/fields.js';
 import { unknownEnvNames } from './config/env-names.js';
 import type { GatewayConfig } from './config/schema.js';
-import { needsSimulator, seedDev, simulatedCatalog } from './dev/bootstrap.js';
+import { everyEndpointSimulated, needsSimulator, refillSimulatedCredit, seedDev, simulatedCatalog } from './dev/bootstrap.js';
+import { formatUsd, usdToNano } from './billing/money.js';
 import { startGateway } from './gateway.js';
 import { newKeyValue } from './keys/mint.js';
 import { Logger } from './obs/logger.js';
@@ -20,7 +21,7 @@ import { watchCatalog } from './routing/reload.js';
 import { assertNativeUws } from './server/app.js';
 import { processCount, processIndex, reportReady, superviseProcesses } from './server/processes.js';
 import { assertPortFree, StartupError } from './server/startup.js';
-import type { Simulator } from './sim/server.js';
+import { startSimulatorProcess, type SimulatorProcess } from './dev/sim-process.js';
 import { SIM_ENV } from './sim/upstream-urls.js';
 import { createStore, StoreUnavailableError } from './store/index.js';
 
@@ -143,12 +144,12 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   }
   // Named before the simulator re-points anything: the variables an operator must set for real upstreams.
   const unsetCredentials = missingCredentials(config.models, env);
-  let sim: Simulator | null = null;
+  let sim: SimulatorProcess | null = null;
   let simulated: string[] = [];
   if (config.dev.bootstrap && needsSimulator(config, env)) {
-    // Imported only when used (its modules are not needed by a gateway in front of real upstreams).
-    const { startSimulator } = await import('./sim/server.js');
-    sim = await startSimulator({ port: config.dev.simulatorPort, host: '127.0.0.1' });
+    sim = await startSimulatorProcess(config.dev.simulatorPort, (r) =>
+      r.ok ? log.warn('dev simulator restarted (it had exited)') : log.error('dev simulator could not be restarted', { error: r.error }),
+    );
     ({ models: config.models, simulated } = simulatedCatalog(config.models, env, sim.url));
   }
   // Seeded before the gateway listens: a request that came in between (a client started with the gateway, the
@@ -160,6 +161,15 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   const dash = await startDashboard({ config, store, logger: log, secretBox: secrets.box }, dashOpts);
   gw.deps.settlement.onFlushed = (batch) => dash.services.notices.afterSettlement(batch);
   const simUrl = sim?.url;
+  let simulatedOnly = simUrl !== undefined && everyEndpointSimulated(config.models, simUrl);
+  const refill =
+    dev && simUrl !== undefined
+      ? refillSimulatedCredit(store, usdToNano(config.dev.creditUsd), () => simulatedOnly, {
+          refilled: (amount, available) =>
+            log.info('dev org credit refilled (every model is simulated)', { added_usd: formatUsd(amount), available_usd: formatUsd(available) }),
+          failed: (e) => log.error('dev org credit could not be refilled', { error: (e as Error)?.message ?? String(e) }),
+        })
+      : null;
   const watcher = env.SVC_CONFIG
     ? await watchCatalog({
         path: env.SVC_CONFIG,
@@ -169,6 +179,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
         transform: (models) => (simUrl ? simulatedCatalog(models, env, simUrl).models : models),
         apply: (models, aliases) => {
           gw.setCatalog(new Catalog(models, aliases));
+          simulatedOnly = simUrl !== undefined && everyEndpointSimulated(models, simUrl);
           warnUnset(log, missingCredentials(models, env));
         },
       })
@@ -182,7 +193,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     `  dashboard   http://${config.host}:${dash.port}  (/api/auth, /api/keys, /api/credits, /api/spend, /api/webhooks, /api/notification-channels; origin ${dashOpts.origin})`,
     `  store       ${config.store.kind === 'redis' ? `redis ${redact(config.store.url)}` : `embedded (${config.store.snapshotPath === null ? 'throwaway' : `LMDB ${defaultDbPath(config.store.snapshotPath)}`})`}`,
     `  providers   ${providers.join(', ')}`,
-    `  models      ${config.models.length} (${simulated.length} served by the built-in simulator${sim ? ` at ${sim.url}` : ''})`,
+    `  models      ${config.models.length} (${simulated.length} served by the built-in simulator${sim ? ` at ${sim.url}, pid ${sim.pid()}` : ''})`,
     catalogLine(env, config.models),
     ...unsetCredentials.map(
       (c) =>
@@ -196,7 +207,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   if (dev) {
     const demoModel = config.models.some((m) => m.id === 'gpt-4o-mini') ? 'gpt-4o-mini' : (config.models[0]?.id ?? 'gpt-4o-mini');
     lines.push(
-      `  dev org     ${dev.orgId} (credit seeded: $${config.dev.creditUsd})`,
+      `  dev org     ${dev.orgId} (credit seeded: $${config.dev.creditUsd}${simulatedOnly ? '; refilled while every model is simulated' : ''})`,
       `  dev key     ${dev.key}`,
       '',
       `  curl -s http://127.0.0.1:${gw.port}/v1/chat/completions -H 'authorization: Bearer ${dev.key}' \\`,
@@ -213,6 +224,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
     stopping = true;
     log.info('shutting down', { signal });
     watcher?.stop();
+    refill?.stop();
     await dash.close();
     await gw.close();
     await store.close();

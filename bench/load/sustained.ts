@@ -26,7 +26,7 @@
  * on-CPU and run-queue time, and GC pauses); BENCH_CLOSED_SECONDS=0 skips the closed-loop half of each row
  * (fixed-rate latency only, for interleaved before/after tail measurements); BENCH_GATEWAY_NODE_ARGS adds node flags that
  * NODE_OPTIONS refuses (for example `--cpu-prof --cpu-prof-dir=/tmp/prof`). The gateway runs as an operator runs it:
- * upstreams in the config (the separate simulator process), no in-process simulator. BENCH_PIN=1 pins the process under test to
+ * upstreams in the config (the separate simulator process), not the dev bootstrap's. BENCH_PIN=1 pins the process under test to
  * CPU 1 and everything else to CPU 0 (see PIN). BENCH_GATEWAY_CONFIG is a JSON object merged over each gateway's config
  * (for example `{"guardrails":{"mode":"off"}}`).
  */
@@ -263,8 +263,8 @@ async function startGateway(dir: string, simUrl: string, opts: { redisUrl?: stri
     SVC_PROCESSES: opts.processes ? String(opts.processes) : undefined,
     NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS,
   });
-  // The banner names the models the in-process dev simulator serves: none may be (it would add its own
-  // tokenizer, ~70 MiB, and its CPU to the process under test). The bench's upstream is the separate simulator.
+  // The banner names the models the dev bootstrap's simulator serves: none may be (the bench's upstream is its own
+  // simulator, started apart, which direct is measured against).
   let banner = '';
   child.stderr?.on('data', (d: Buffer) => {
     if (banner.length < 16_384) banner += d.toString('utf8');
@@ -276,8 +276,8 @@ async function startGateway(dir: string, simUrl: string, opts: { redisUrl?: stri
   const bannerLine = /models\s+\d+ \((\d+) served by the built-in simulator/;
   for (let i = 0; i < 100 && !bannerLine.test(banner); i++) await new Promise((r) => setTimeout(r, 100));
   const inProcess = bannerLine.exec(banner);
-  if (!inProcess) throw new Error('the gateway printed no models line: cannot tell whether it runs the in-process simulator');
-  if (inProcess[1] !== '0') throw new Error(`the gateway under test runs the in-process simulator: ${inProcess[0]}`);
+  if (!inProcess) throw new Error('the gateway printed no models line: cannot tell whether it runs the dev simulator');
+  if (inProcess[1] !== '0') throw new Error(`the gateway under test runs the dev simulator: ${inProcess[0]}`);
   if ((opts.processes ?? 1) > 1) {
     // Children start one after the other: wait until every one answers.
     const until = Date.now() + 60_000;

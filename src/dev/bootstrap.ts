@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { GatewayConfig, ModelConfig } from '../config/schema.js';
-import { usdToNano } from '../billing/money.js';
+import { usdToNano, type NanoUsd } from '../billing/money.js';
 import { hashKey } from '../pipeline/authenticate.js';
 import { keyRecord, newKeyValue } from '../keys/mint.js';
 import { simulatedEndpoint } from '../sim/upstream-urls.js';
@@ -86,4 +86,52 @@ export async function seedDev(store: Store, config: GatewayConfig, keyFile: stri
   await store.createKey(keyRecord(DEV_ORG_ID, DEV_KEY_NAME, value));
   if (!pinned && keyFile !== null) writeDevKey(keyFile, value);
   return { orgId: DEV_ORG_ID, key: value };
+}
+
+/** Every endpoint of every model points at the simulator at `simUrl` (nothing the dev org spends is real money). */
+export function everyEndpointSimulated(models: readonly ModelConfig[], simUrl: string): boolean {
+  return models.length > 0 && models.every((m) => m.endpoints.every((ep) => ep.baseUrl.startsWith(simUrl)));
+}
+
+export interface CreditRefill {
+  /** Runs one check now (the timer runs it every intervalMs); resolves with the amount topped up (0: none). */
+  check(): Promise<NanoUsd>;
+  stop(): void;
+}
+
+/**
+ * Keeps the dev organization's credit from running out while every model is served by the simulator: its money is
+ * as simulated as its answers, and a load test of `make run` (at list prices, a long prompt to gpt-4o costs ~$0.001)
+ * would otherwise spend the seeded $100 in minutes and see nothing but 402s. Each check tops the available credit
+ * (balance less holds) back up to the seed once it has fallen below half of it: a real top-up, in the ledger and the
+ * dashboard like any other (idempotency key `dev-refill-<n>`, one per interval, so processes sharing a Redis store
+ * add it once). Nothing is added while any model reaches a real provider (`simulatedOnly` is asked at each check:
+ * the catalog is hot-reloaded), so the seed stays a cap on real spend.
+ */
+export function refillSimulatedCredit(
+  store: Store,
+  seed: NanoUsd,
+  simulatedOnly: () => boolean,
+  events: { refilled(amount: NanoUsd, available: NanoUsd): void; failed(error: unknown): void },
+  intervalMs = 5_000,
+): CreditRefill {
+  const check = async (): Promise<NanoUsd> => {
+    if (seed <= 0 || !simulatedOnly()) return 0;
+    const { balance, held } = await store.getBalance(DEV_ORG_ID);
+    const available = balance - held;
+    if (available >= seed / 2) return 0;
+    const amount = seed - available;
+    await store.topUp(DEV_ORG_ID, amount, `dev-refill-${Math.floor(Date.now() / intervalMs)}`);
+    events.refilled(amount, available);
+    return amount;
+  };
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    check()
+      .catch((e: unknown) => events.failed(e))
+      .finally(() => (running = false));
+  }, intervalMs).unref();
+  return { check, stop: () => clearInterval(timer) };
 }

@@ -1,0 +1,140 @@
+/**
+ * `make run` without provider credentials: the simulator that stands in for the providers runs in a process of its
+ * own (it used to share the gateway's event loop, so `make run` under load measured both), is started again if it
+ * dies, and never outlives the gateway, even one killed with SIGKILL. The dev org's credit is simulated money while
+ * every model is simulated: a load test spends it and is refilled instead of being refused with 402 for good.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { startGatewayProcess, stopGatewayProcess, type GatewayProcess } from '../helpers/gateway-process.js';
+import { tempDirs } from '../helpers/temp-dirs.js';
+
+const KEY = 'sk-svc-simproc-test-key-0123456789abcdefghijkl';
+const tempDir = tempDirs('svc-simproc-');
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Child processes of `ppid` whose command line names `script`. */
+function childrenRunning(ppid: number, script: string): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === ppid && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(script)) out.push(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+async function until<T>(what: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let v = await what();
+  while (!ok(v) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 50));
+    v = await what();
+  }
+  return v;
+}
+
+/** The start-up banner (written just after the listener opens, so it may trail /healthz by a moment). */
+function banner(gw: GatewayProcess): Promise<string> {
+  return until(() => gw.stderr(), (t) => t.includes('dev key'), 10_000);
+}
+
+async function chat(gw: GatewayProcess, content: string, model = 'gpt-4o-mini'): Promise<{ status: number; code: string | null; upstreamCalled: boolean }> {
+  const res = await request(`${gw.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model, max_tokens: 8, messages: [{ role: 'user', content }] }),
+  });
+  const body = (await res.body.json()) as { error?: { code?: string } };
+  return { status: res.statusCode, code: body.error?.code ?? null, upstreamCalled: res.headers['x-svc-attempts'] !== undefined };
+}
+
+describe('dev simulator process', () => {
+  it('serves from its own process, is restarted when it dies, and exits with the gateway (SIGKILL included)', { timeout: 60_000 }, async () => {
+    const gw = await startGatewayProcess({ SVC_DATA_DIR: join(tempDir(), 'data'), SVC_DEV_BOOTSTRAP: 'true', SVC_DEV_KEY: KEY });
+    const gwPid = gw.child.pid!;
+    try {
+      const line = /served by the built-in simulator at (http:\/\/127\.0\.0\.1:\d+), pid (\d+)/.exec(await banner(gw));
+      expect(line).not.toBeNull();
+      const simPid = Number(line![2]);
+      expect(simPid).not.toBe(gwPid);
+      expect(childrenRunning(gwPid, 'sim-child.js')).toEqual([simPid]);
+      expect((await chat(gw, 'Hello')).status).toBe(200);
+
+      process.kill(simPid, 'SIGKILL');
+      const next = await until(() => childrenRunning(gwPid, 'sim-child.js'), (p) => p.length === 1 && p[0] !== simPid, 10_000);
+      expect(next).toHaveLength(1);
+      // Same port as before: the catalog's URLs still point at it. (Polled on the simulator itself: requests through
+      // the gateway while nothing listens would open the endpoint's circuit for its 30 s cooldown, as they should.)
+      const health = (): Promise<number> =>
+        request(`${line![1]}/_sim/health`).then(
+          async (r) => (await r.body.text(), r.statusCode),
+          () => 0,
+        );
+      expect(await until(health, (s) => s === 200, 10_000)).toBe(200);
+      expect((await chat(gw, 'Hello again')).status).toBe(200);
+
+      gw.child.kill('SIGKILL');
+      await gw.exited;
+      expect(await until(() => alive(next[0]!), (a) => !a, 10_000)).toBe(false);
+    } finally {
+      await stopGatewayProcess(gw);
+    }
+  });
+
+  it('a graceful stop takes the simulator with it', { timeout: 60_000 }, async () => {
+    const gw = await startGatewayProcess({ SVC_DATA_DIR: join(tempDir(), 'data'), SVC_DEV_BOOTSTRAP: 'true', SVC_DEV_KEY: KEY });
+    const [simPid] = childrenRunning(gw.child.pid!, 'sim-child.js');
+    expect(simPid).toBeGreaterThan(0);
+    await stopGatewayProcess(gw);
+    expect(await until(() => alive(simPid!), (a) => !a, 10_000)).toBe(false);
+  });
+
+  it('refills the dev credit a load test spent while every model is simulated', { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ dev: { creditUsd: 0.5 } }));
+    const gw = await startGatewayProcess({ SVC_DATA_DIR: join(dir, 'data'), SVC_DEV_BOOTSTRAP: 'true', SVC_DEV_KEY: KEY, SVC_CONFIG: config });
+    try {
+      expect(await banner(gw)).toContain('credit seeded: $0.5; refilled while every model is simulated');
+      // ~12k input tokens to gpt-4o at $2.50 per million: ~$0.03 a request, so $0.50 lasts ~16 of them.
+      const long = 'please summarise the quarterly ledger entries '.repeat(2_000);
+      let refused = null;
+      for (let i = 0; i < 60 && refused === null; i++) {
+        const r = await chat(gw, long, 'gpt-4o');
+        if (r.status !== 200) refused = r;
+      }
+      expect(refused).toEqual({ status: 402, code: 'insufficient_credits', upstreamCalled: false });
+      // The refill runs every 5 s: the same request is then served.
+      const served = await until(() => chat(gw, long, 'gpt-4o'), (r) => r.status === 200, 15_000);
+      expect(served.status).toBe(200);
+    } finally {
+      await stopGatewayProcess(gw);
+    }
+  });
+
+  it('keeps the seed a cap when a model reaches a real provider', { timeout: 60_000 }, async () => {
+    const gw = await startGatewayProcess({ SVC_DATA_DIR: join(tempDir(), 'data'), SVC_DEV_BOOTSTRAP: 'true', SVC_DEV_KEY: KEY, OPENAI_API_KEY: 'sk-not-simulated' });
+    try {
+      expect(await banner(gw)).toMatch(/credit seeded: \$100\)/);
+      expect(gw.stderr()).not.toContain('refilled');
+    } finally {
+      await stopGatewayProcess(gw);
+    }
+  });
+});
