@@ -98,6 +98,14 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   for (const u of strayEnv) {
     log.warn(`environment variable ${u.name} is not a setting of this gateway and is ignored`, { variable: u.name, did_you_mean: u.suggestion });
   }
+  // The dev simulator's process starts while the store opens (it exits with this one, whatever ends it).
+  const simStarting =
+    config.dev.bootstrap && needsSimulator(config, env)
+      ? startSimulatorProcess(config.dev.simulatorPort, (r) =>
+          r.ok ? log.warn('dev simulator restarted (it had exited)') : log.error('dev simulator could not be restarted', { error: r.error }),
+        )
+      : null;
+  simStarting?.catch(() => {}); // awaited below; a failure before then must not be an unhandled rejection
   // State kept on this machine: the embedded store (beside its snapshot path) or, on Redis, the data dir.
   const stateDir = config.store.kind === 'memory' ? (config.store.snapshotPath && dirname(config.store.snapshotPath)) : config.dataDir;
   // Each of SVC_PROCESSES' processes (Redis store only) keeps its own lock and settlement journal.
@@ -146,10 +154,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   const unsetCredentials = missingCredentials(config.models, env);
   let sim: SimulatorProcess | null = null;
   let simulated: string[] = [];
-  if (config.dev.bootstrap && needsSimulator(config, env)) {
-    sim = await startSimulatorProcess(config.dev.simulatorPort, (r) =>
-      r.ok ? log.warn('dev simulator restarted (it had exited)') : log.error('dev simulator could not be restarted', { error: r.error }),
-    );
+  if (simStarting) {
+    sim = await simStarting;
     ({ models: config.models, simulated } = simulatedCatalog(config.models, env, sim.url));
   }
   // Seeded before the gateway listens: a request that came in between (a client started with the gateway, the
