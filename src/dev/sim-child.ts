@@ -5,14 +5,17 @@
  */
 import { startSimulator } from '../sim/server.js';
 
-const port = Number(process.env.SVC_SIM_CHILD_PORT ?? 0);
-const sim = await startSimulator({ port, host: '127.0.0.1' });
-process.on('disconnect', () => void sim.close().then(() => process.exit(0)));
-// The gateway stops the simulator by closing the channel; a terminal's Ctrl-C reaches the whole group.
-process.on('SIGINT', () => {});
-process.on('SIGTERM', () => void sim.close().then(() => process.exit(0)));
-if (process.send) process.send({ url: sim.url });
-else {
+if (!process.send) {
   process.stderr.write('svc: sim-child.js is started by the gateway (dev bootstrap), not by hand: use `svc sim`\n');
   process.exit(2);
 }
+const sim = await startSimulator({ port: Number(process.env.SVC_SIM_CHILD_PORT ?? 0), host: '127.0.0.1' });
+const stop = (): void => void sim.close().then(() => process.exit(0));
+process.on('disconnect', stop);
+process.on('SIGTERM', stop);
+// The gateway stops the simulator by closing the channel; a terminal's Ctrl-C reaches the whole group, and the
+// gateway still drains its requests after it.
+process.on('SIGINT', () => {});
+// The gateway may have gone while the simulator started (it failed to start): no one to tell, nothing to serve.
+if (!process.connected) stop();
+else process.send({ url: sim.url }, (err: Error | null) => err && stop());

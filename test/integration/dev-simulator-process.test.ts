@@ -105,6 +105,33 @@ describe('dev simulator process', () => {
     expect(await until(() => alive(simPid!), (a) => !a, 10_000)).toBe(false);
   });
 
+  it('a gateway that cannot start (its data directory is taken) says why, and leaves no simulator behind', { timeout: 60_000 }, async () => {
+    const data = join(tempDir(), 'data');
+    const first = await startGatewayProcess({ SVC_DATA_DIR: data, SVC_DEV_BOOTSTRAP: 'true', SVC_DEV_KEY: KEY });
+    try {
+      const mark = `simproc-${process.pid}-${Date.now()}`;
+      const second = await startGatewayProcess({ SVC_DATA_DIR: data, SVC_DEV_BOOTSTRAP: 'true', SVC_DEV_KEY: KEY, SIMPROC_MARK: mark }, { waitHealthy: false });
+      expect(await second.exited).toBe(1);
+      expect(second.stderr()).toMatch(/data directory .* is in use by another gateway/);
+      const marked = (): number[] =>
+        readdirSync('/proc')
+          .filter((d) => /^\d+$/.test(d))
+          .filter((d) => {
+            try {
+              return readFileSync(`/proc/${d}/environ`, 'utf8').includes(`SIMPROC_MARK=${mark}`);
+            } catch {
+              return false;
+            }
+          })
+          .map(Number);
+      expect(await until(marked, (p) => p.length === 0, 10_000)).toEqual([]);
+      // Checked once the simulator is gone: it wrote to the same stderr (it used to crash on the closed channel).
+      expect(second.stderr()).not.toMatch(/ERR_IPC|Error|\n\s+at /);
+    } finally {
+      await stopGatewayProcess(first);
+    }
+  });
+
   it('refills the dev credit a load test spent while every model is simulated', { timeout: 60_000 }, async () => {
     const dir = tempDir();
     const config = join(dir, 'config.json');
