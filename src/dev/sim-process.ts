@@ -29,6 +29,9 @@ function spawnChild(port: number): { child: ChildProcess; url: Promise<string> }
     env: { ...process.env, SVC_SIM_CHILD_PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
+  // An error after start (a failed signal or disconnect) must not be an unhandled 'error' event that takes the gateway
+  // down: the child's exit, which follows any error that matters, is what restarts it.
+  child.on('error', () => {});
   const url = new Promise<string>((resolve, reject) => {
     const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
       reject(new Error(`the dev simulator exited before it listened (${signal ?? `code ${code}`})`));
