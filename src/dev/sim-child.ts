@@ -9,7 +9,7 @@ if (!process.send) {
   process.stderr.write('svc: sim-child.js is started by the gateway (dev bootstrap), not by hand: use `svc sim`\n');
   process.exit(2);
 }
-const sim = await startSimulator({ port: Number(process.env.SVC_SIM_CHILD_PORT ?? 0), host: '127.0.0.1' });
+const sim = await startSimulator({ port: Number(process.argv[2] ?? 0), host: '127.0.0.1' });
 const stop = (): void => void sim.close().then(() => process.exit(0));
 process.on('disconnect', stop);
 process.on('SIGTERM', stop);

@@ -24,9 +24,8 @@ const RESTART_MIN_MS = 1_000;
 
 function spawnChild(port: number): { child: ChildProcess; url: Promise<string> } {
   // No inherited node flags: a profiler or inspector flag given to the gateway is not meant for the simulator.
-  const child = fork(CHILD, [], {
+  const child = fork(CHILD, [String(port)], {
     execArgv: [],
-    env: { ...process.env, SVC_SIM_CHILD_PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   // An error after start (a failed signal or disconnect) must not be an unhandled 'error' event that takes the gateway
