@@ -16,6 +16,7 @@ import { dashboardOptionsFromEnv, startDashboard } from './dashboard/index.js';
 import { secretBoxFor } from './dashboard/secrets-key.js';
 import type { ModelConfig } from './config/schema.js';
 import { Catalog } from './routing/catalog.js';
+import { endpointKey } from './routing/health.js';
 import { DEMO_CATALOG } from './routing/demo-catalog.js';
 import { watchCatalog } from './routing/reload.js';
 import { assertNativeUws } from './server/app.js';
@@ -101,10 +102,13 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   // The dev simulator's process starts while the store opens (it exits with this one, whatever ends it).
   const simStarting =
     config.dev.bootstrap && needsSimulator(config, env)
-      ? startSimulatorProcess(config.dev.simulatorPort, (r) =>
-          r.ok ? log.warn('dev simulator restarted (it had exited)') : log.error('dev simulator could not be restarted', { error: r.error }),
-        )
+      ? startSimulatorProcess(config.dev.simulatorPort, (r) => {
+          if (!r.ok) return log.error('dev simulator could not be restarted', { error: r.error });
+          log.warn('dev simulator restarted (it had exited)');
+          simRestarted();
+        })
       : null;
+  let simRestarted = (): void => {};
   simStarting?.catch(() => {}); // awaited below; a failure before then must not be an unhandled rejection
   // State kept on this machine: the embedded store (beside its snapshot path) or, on Redis, the data dir.
   const stateDir = config.store.kind === 'memory' ? (config.store.snapshotPath && dirname(config.store.snapshotPath)) : config.dataDir;
@@ -167,6 +171,10 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   const dash = await startDashboard({ config, store, logger: log, secretBox: secrets.box }, dashOpts);
   gw.deps.settlement.onFlushed = (batch) => dash.services.notices.afterSettlement(batch);
   const simUrl = sim?.url;
+  // Requests while the simulator was down opened its endpoints' breakers; the new process answers at once.
+  simRestarted = () => {
+    for (const m of gw.deps.catalog().models) for (const ep of m.endpoints) if (simUrl && ep.baseUrl.startsWith(simUrl)) gw.deps.health.forget(endpointKey(ep));
+  };
   let simulatedOnly = simUrl !== undefined && everyEndpointSimulated(config.models, simUrl);
   const refill =
     dev && simUrl !== undefined

@@ -55,6 +55,11 @@ export class EndpointHealth {
     return s;
   }
 
+  /** Forgets an endpoint (its breaker closed, its estimates gone): what answers at its URL now is a new server. */
+  forget(key: string): void {
+    this.#stats.delete(key);
+  }
+
   state(key: string): BreakerState {
     const s = this.#get(key);
     if (s.state === 'open' && this.#now() - s.openedAt >= this.opts.cooldownMs) s.state = 'half-open';

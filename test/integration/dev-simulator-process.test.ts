@@ -77,10 +77,19 @@ describe('dev simulator process', () => {
       expect((await chat(gw, 'Hello')).status).toBe(200);
 
       process.kill(simPid, 'SIGKILL');
-      const next = await until(() => childrenRunning(gwPid, 'sim-child.js'), (p) => p.length === 1 && p[0] !== simPid, 10_000);
+      // Requests while nothing listens fail and open the endpoint's circuit (a 30 s cooldown)...
+      let failed = 0;
+      const next = await until(
+        async () => {
+          if ((await chat(gw, 'Anyone there?')).status !== 200) failed++;
+          return childrenRunning(gwPid, 'sim-child.js');
+        },
+        (p) => p.length === 1 && p[0] !== simPid,
+        10_000,
+      );
       expect(next).toHaveLength(1);
-      // Same port as before: the catalog's URLs still point at it. (Polled on the simulator itself: requests through
-      // the gateway while nothing listens would open the endpoint's circuit for its 30 s cooldown, as they should.)
+      expect(failed).toBeGreaterThan(3);
+      // ...which the restart closes: the new process answers at the same port, which the catalog's URLs still name.
       const health = (): Promise<number> =>
         request(`${line![1]}/_sim/health`).then(
           async (r) => (await r.body.text(), r.statusCode),
