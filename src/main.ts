@@ -6,7 +6,7 @@ import { missingCredentials, type MissingCredential } from './config/credentials
 import { ConfigError } from './config/fields.js';
 import { unknownEnvNames } from './config/env-names.js';
 import type { GatewayConfig } from './config/schema.js';
-import { everyEndpointSimulated, needsSimulator, refillSimulatedCredit, seedDev, simulatedCatalog } from './dev/bootstrap.js';
+import { everyEndpointSimulated, needsSimulator, pointsAtSimulator, refillSimulatedCredit, seedDev, simulatedCatalog } from './dev/bootstrap.js';
 import { formatUsd, usdToNano } from './billing/money.js';
 import { startGateway } from './gateway.js';
 import { newKeyValue } from './keys/mint.js';
@@ -105,10 +105,11 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
       ? startSimulatorProcess(config.dev.simulatorPort, (r) => {
           if (!r.ok) return log.error('dev simulator could not be restarted', { error: r.error });
           log.warn('dev simulator restarted (it had exited)');
-          simRestarted();
+          forgetSimulatedHealth();
         })
       : null;
-  let simRestarted = (): void => {};
+  /** Set once the gateway runs: a restarted simulator's endpoints start afresh (their breakers, opened while it was down). */
+  let forgetSimulatedHealth = (): void => {};
   simStarting?.catch(() => {}); // awaited below; a failure before then must not be an unhandled rejection
   // State kept on this machine: the embedded store (beside its snapshot path) or, on Redis, the data dir.
   const stateDir = config.store.kind === 'memory' ? (config.store.snapshotPath && dirname(config.store.snapshotPath)) : config.dataDir;
@@ -171,10 +172,11 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   const dash = await startDashboard({ config, store, logger: log, secretBox: secrets.box }, dashOpts);
   gw.deps.settlement.onFlushed = (batch) => dash.services.notices.afterSettlement(batch);
   const simUrl = sim?.url;
-  // Requests while the simulator was down opened its endpoints' breakers; the new process answers at once.
-  simRestarted = () => {
-    for (const m of gw.deps.catalog().models) for (const ep of m.endpoints) if (simUrl && ep.baseUrl.startsWith(simUrl)) gw.deps.health.forget(endpointKey(ep));
-  };
+  if (simUrl !== undefined) {
+    forgetSimulatedHealth = () => {
+      for (const m of gw.deps.catalog().models) for (const ep of m.endpoints) if (pointsAtSimulator(ep, simUrl)) gw.deps.health.forget(endpointKey(ep));
+    };
+  }
   let simulatedOnly = simUrl !== undefined && everyEndpointSimulated(config.models, simUrl);
   const refill =
     dev && simUrl !== undefined

@@ -88,9 +88,17 @@ export async function seedDev(store: Store, config: GatewayConfig, keyFile: stri
   return { orgId: DEV_ORG_ID, key: value };
 }
 
+/**
+ * The endpoint is served by the simulator at `simUrl` (simulatedCatalog re-pointed it: its base URL is the simulator's
+ * plus a path). The slash matters: `http://127.0.0.1:4200` must not claim a real server at `http://127.0.0.1:42001`.
+ */
+export function pointsAtSimulator(ep: Pick<ModelConfig['endpoints'][number], 'baseUrl'>, simUrl: string): boolean {
+  return ep.baseUrl.startsWith(`${simUrl}/`);
+}
+
 /** Every endpoint of every model points at the simulator at `simUrl` (nothing the dev org spends is real money). */
 export function everyEndpointSimulated(models: readonly ModelConfig[], simUrl: string): boolean {
-  return models.length > 0 && models.every((m) => m.endpoints.every((ep) => ep.baseUrl.startsWith(simUrl)));
+  return models.length > 0 && models.every((m) => m.endpoints.every((ep) => pointsAtSimulator(ep, simUrl)));
 }
 
 export interface CreditRefill {

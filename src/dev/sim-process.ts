@@ -1,9 +1,9 @@
 /**
  * The dev bootstrap's simulator in a process of its own. It stands in for remote providers, and a remote provider
  * never shares the gateway's event loop, threads or heap: in the gateway's own process it did, so `make run` measured
- * under load was the gateway plus the simulator on one thread (1,349 requests/s at 64 connections, 0.9 ms of CPU and
- * 45 ms p50 per request, against ~3,000 requests/s and 0.27 ms for the gateway with the simulator apart; 2026-12-05),
- * and the process's resident memory held the simulator's too.
+ * under load was the gateway plus the simulator on one thread (1,349 requests/s at 64 connections, 0.90 ms of CPU and
+ * 45 ms p50 per request, against 2,198 requests/s, 0.39 ms and 26 ms with the simulator apart; bench/results/cpu.md,
+ * session 36), and the process's resident memory held the simulator's too.
  *
  * The child exits when the gateway does (the IPC channel closes, even on SIGKILL). If it dies while the gateway
  * runs, it is started again on the same port, so the catalog's URLs stay right.

@@ -54,22 +54,30 @@ function banner(gw: GatewayProcess): Promise<string> {
   return until(() => gw.stderr(), (t) => t.includes('dev key'), 10_000);
 }
 
-async function chat(gw: GatewayProcess, content: string, model = 'gpt-4o-mini'): Promise<{ status: number; code: string | null; upstreamCalled: boolean }> {
+async function chat(gw: GatewayProcess, content: string, model = 'gpt-4o-mini'): Promise<{ status: number; code: string | null }> {
   const res = await request(`${gw.url}/v1/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
     body: JSON.stringify({ model, max_tokens: 8, messages: [{ role: 'user', content }] }),
   });
   const body = (await res.body.json()) as { error?: { code?: string } };
-  return { status: res.statusCode, code: body.error?.code ?? null, upstreamCalled: res.headers['x-svc-attempts'] !== undefined };
+  return { status: res.statusCode, code: body.error?.code ?? null };
 }
+
+/** Requests the simulator has received, from its own stats. */
+async function simRequests(simUrl: string): Promise<number> {
+  const res = await request(`${simUrl}/_sim/stats`);
+  return ((await res.body.json()) as { requests: number }).requests;
+}
+
+const SIM_LINE = /served by the built-in simulator at (http:\/\/127\.0\.0\.1:\d+), pid (\d+)/;
 
 describe('dev simulator process', () => {
   it('serves from its own process, is restarted when it dies, and exits with the gateway (SIGKILL included)', { timeout: 60_000 }, async () => {
     const gw = await startGatewayProcess({ SVC_DATA_DIR: join(tempDir(), 'data'), SVC_DEV_BOOTSTRAP: 'true', SVC_DEV_KEY: KEY });
     const gwPid = gw.child.pid!;
     try {
-      const line = /served by the built-in simulator at (http:\/\/127\.0\.0\.1:\d+), pid (\d+)/.exec(await banner(gw));
+      const line = SIM_LINE.exec(await banner(gw));
       expect(line).not.toBeNull();
       const simPid = Number(line![2]);
       expect(simPid).not.toBe(gwPid);
@@ -147,15 +155,18 @@ describe('dev simulator process', () => {
     writeFileSync(config, JSON.stringify({ dev: { creditUsd: 0.5 } }));
     const gw = await startGatewayProcess({ SVC_DATA_DIR: join(dir, 'data'), SVC_DEV_BOOTSTRAP: 'true', SVC_DEV_KEY: KEY, SVC_CONFIG: config });
     try {
-      expect(await banner(gw)).toContain('credit seeded: $0.5; refilled while every model is simulated');
+      const text = await banner(gw);
+      expect(text).toContain('credit seeded: $0.5; refilled while every model is simulated');
+      const simUrl = SIM_LINE.exec(text)![1]!;
       // ~12k input tokens to gpt-4o at $2.50 per million: ~$0.03 a request, so $0.50 lasts ~16 of them.
       const long = 'please summarise the quarterly ledger entries '.repeat(2_000);
       let refused = null;
       for (let i = 0; i < 60 && refused === null; i++) {
+        const before = await simRequests(simUrl);
         const r = await chat(gw, long, 'gpt-4o');
-        if (r.status !== 200) refused = r;
+        if (r.status !== 200) refused = { ...r, upstreamCalls: (await simRequests(simUrl)) - before };
       }
-      expect(refused).toEqual({ status: 402, code: 'insufficient_credits', upstreamCalled: false });
+      expect(refused).toEqual({ status: 402, code: 'insufficient_credits', upstreamCalls: 0 });
       // The refill runs every 5 s: the same request is then served.
       const served = await until(() => chat(gw, long, 'gpt-4o'), (r) => r.status === 200, 15_000);
       expect(served.status).toBe(200);

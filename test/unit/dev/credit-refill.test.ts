@@ -61,12 +61,20 @@ describe('dev credit refill', () => {
     expect(failures).toEqual([]);
   });
 
-  it('counts held credit as spent, and refills a balance that went negative back to the seed', async () => {
+  it('counts held credit as spent', async () => {
     const r = start(() => true);
     await store.hold({ orgId: DEV_ORG_ID, requestId: 'held-1', amount: usdToNano(60), now: Date.now(), ttlMs: 60_000, budgets: [] });
     expect(await r.check()).toBe(usdToNano(60));
     await store.releaseHold(DEV_ORG_ID, 'held-1');
     expect(await available()).toBe(usdToNano(160));
+  });
+
+  it('refills a balance that went negative back to the seed', async () => {
+    const r = start(() => true);
+    await spend(120, 1); // settlement may overdraw by what an estimate missed
+    expect(await available()).toBe(usdToNano(-20));
+    expect(await r.check()).toBe(usdToNano(120));
+    expect(await available()).toBe(SEED);
   });
 
   it('adds nothing while any model reaches a real provider', async () => {
@@ -107,5 +115,9 @@ describe('everyEndpointSimulated', () => {
     const someReal = simulatedCatalog(DEMO_CATALOG, { OPENAI_API_KEY: 'sk-real' }, SIM).models;
     expect(everyEndpointSimulated(someReal, SIM)).toBe(false);
     expect(everyEndpointSimulated([], SIM)).toBe(false);
+    // A real server whose port starts with the simulator's digits is not the simulator.
+    const [first, ...rest] = all;
+    const lookalike = { ...first!, endpoints: [{ ...first!.endpoints[0]!, baseUrl: `${SIM}1/v1` }] };
+    expect(everyEndpointSimulated([lookalike, ...rest], SIM)).toBe(false);
   });
 });
