@@ -25,6 +25,8 @@ import { retrieveResponseHandler } from './pipeline/responses-retrieve-handler.j
 import { ResponsesStore } from './responses-store/responses-store.js';
 import { modelFromShared } from './guard/shared-model.js';
 import { InlineScorer } from './pool/inline-scorer.js';
+import { SLICE_CHARS, SlicedScorer } from './pool/sliced-scorer.js';
+import { runSteps, scoreInSteps } from './guard/sliced.js';
 import { WorkerPool } from './pool/pool.js';
 import { loadSharedModel } from '../workers/guard.js';
 import { ScoreBatcher } from './pool/score-batcher.js';
@@ -51,7 +53,8 @@ const DEFAULT_THRESHOLD = 0.5;
 
 /**
  * The thresholds in force (config over the model file's own) and, unless guardrails are off or inline scoring is
- * disabled, the event loop's scorer of short texts. The model is loaded here, on the event loop before the gateway
+ * disabled, the event loop's scorers: of short texts at once, and of longer ones in slices (unless
+ * guardrails.loopBacklogChars is 0). The model is loaded here, on the event loop before the gateway
  * listens (~140 ms), and its tables are shared with every scoring thread, which then starts without a parse.
  * Without a model, enforcing requests are refused 503 by the pool path as before.
  */
@@ -59,22 +62,27 @@ async function loadGuard(
   config: GatewayConfig,
   pool: WorkerPool,
   log: Logger,
-): Promise<{ thresholds: Record<GuardCategory, number>; inline: InlineScorer | null; summary: string }> {
+): Promise<{ thresholds: Record<GuardCategory, number>; inline: InlineScorer | null; sliced: SlicedScorer | null; summary: string }> {
   let fromModel: Record<string, number> = {};
   let inline: InlineScorer | null = null;
+  let sliced: SlicedScorer | null = null;
   let loaded = false;
   try {
     const { shared, thresholds: fileCuts } = loadSharedModel(guardWorkerEnv(config.guardrails.thresholds).env?.SVC_GUARD_CUTS);
     fromModel = fileCuts;
-    const { mode, inlineMaxChars } = config.guardrails;
-    if (shared !== null && mode !== 'off' && inlineMaxChars > 0) inline = new InlineScorer(modelFromShared(shared), inlineMaxChars);
+    const { mode, inlineMaxChars, loopBacklogChars } = config.guardrails;
+    if (shared !== null && mode !== 'off' && inlineMaxChars > 0) {
+      const model = modelFromShared(shared);
+      inline = new InlineScorer(model, inlineMaxChars);
+      if (loopBacklogChars > 0) sliced = new SlicedScorer(model, loopBacklogChars);
+    }
     loaded = true;
     // From here scoring threads start on demand (beyond workers.min) with this model, reading its tables from shared
     // memory instead of parsing the file.
     if (shared !== null) {
       void pool.adoptModel(shared, config.workers.min).catch((e: unknown) => log.warn('scoring pool swap failed', { error: (e as Error).message }));
     }
-    if (mode !== 'off') warmScoring(pool, inline, config.workers.min > 0);
+    if (mode !== 'off') warmScoring(pool, inline, sliced, config.workers.min > 0);
   } catch (e) {
     if (config.guardrails.mode !== 'off') {
       log.warn('guardrail model unavailable: enforcing requests will be refused 503 until it is built', {
@@ -92,10 +100,12 @@ async function loadGuard(
       ? 'off'
       : !loaded
         ? `${mode} (model unavailable: build it with make guard-model)`
-        : inline !== null
+        : inline !== null && sliced !== null
+          ? `${mode} (texts up to ${inline.maxChars} characters per request scored on the event loop at once, longer ones there in ~2 KB slices while at most ${sliced.backlogChars} characters wait, the rest in the worker pool; ${threads})`
+          : inline !== null
           ? `${mode} (texts up to ${inline.maxChars} characters per request scored on the event loop, longer ones in the worker pool; ${threads})`
           : `${mode} (scored in the worker pool; ${threads})`;
-  return { thresholds, inline, summary };
+  return { thresholds, inline, sliced, summary };
 }
 
 /** Prose for the scorer's warm-up: ~3,000 characters, so the windowed path of long texts runs too. */
@@ -111,9 +121,11 @@ const WARM_TEXT = Array.from(
  * capacity. The worker's task (only when workers.min keeps threads: otherwise it would start one) is not awaited
  * (start-up does not wait for it; a request queues behind it at worst).
  */
-function warmScoring(pool: WorkerPool, inline: InlineScorer | null, threadsKept: boolean): void {
+function warmScoring(pool: WorkerPool, inline: InlineScorer | null, sliced: SlicedScorer | null, threadsKept: boolean): void {
   if (threadsKept) void pool.run('score', { texts: [WARM_TEXT] }, { tenant: '' }).catch(() => undefined);
   for (let i = 0; i < 32 && inline !== null; i++) inline.scoreIfShort([WARM_TEXT.slice(0, 64 + 24 * i)]);
+  // the sliced path's steps, run through here so that a first document does not pay for their compile
+  for (let i = 0; i < 8 && sliced !== null; i++) runSteps(scoreInSteps(sliced.model, WARM_TEXT.slice(0, 1500 + 200 * i), SLICE_CHARS));
 }
 
 /**
@@ -152,6 +164,11 @@ export async function startGateway(
   metrics.gauge('svc_guard_score_cache_hits', 'Texts whose guardrail scores came from the score cache (no pool task).', () => scorer.hits);
   metrics.gauge('svc_guard_score_cache_misses', 'Texts not in the score cache (scored on the event loop or in the worker pool).', () => scorer.misses);
   metrics.gauge('svc_guard_scored_inline', 'Texts scored on the event loop (short; guardrails.inlineMaxChars), not in the worker pool.', () => scorer.inlined);
+  let sliced: SlicedScorer | null = null;
+  metrics.gauge('svc_guard_scored_sliced', 'Longer texts scored on the event loop in slices (guardrails.loopBacklogChars), not in the worker pool.', () => sliced?.scored ?? 0);
+  metrics.gauge('svc_guard_sliced_backlog_chars', 'Characters waiting to be scored on the event loop in slices.', () => sliced?.backlog ?? 0);
+  metrics.gauge('svc_pool_threads', 'Live worker threads (scoring and tokenizer; started on demand, ~20 MiB resident each).', () => pool.threads);
+  metrics.gauge('svc_pool_threads_started', 'Worker threads started since the process started.', () => pool.workersCreated);
   const deps: GatewayDeps = {
     config,
     store,
@@ -180,8 +197,10 @@ export async function startGateway(
       linkedOnce ||= up;
     },
   });
-  const { thresholds, inline, summary: guardrails } = await loadGuard(config, pool, log);
+  const loaded = await loadGuard(config, pool, log);
+  const { thresholds, inline, summary: guardrails } = loaded;
   scorer.inline = inline;
+  scorer.sliced = sliced = loaded.sliced;
   const th = (): Record<GuardCategory, number> => thresholds;
   const responsesStore = new ResponsesStore(store, config.responses.ttlMs, config.responses.maxPerOrg);
   let server: RunningServer | null = null;

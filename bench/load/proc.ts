@@ -27,6 +27,13 @@ export function nodeArgsFrom(variable: string): string[] {
   return (process.env[variable] ?? '').split(' ').filter((a) => a !== '');
 }
 
+/** A JSON object from an environment variable (none: {}), merged over a gateway's config for A/B runs of one setting. */
+export function configFrom(variable: string): Record<string, unknown> {
+  const v: unknown = JSON.parse(process.env[variable] ?? '{}');
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${variable} must be a JSON object`);
+  return v as Record<string, unknown>;
+}
+
 /** The guardrail mode a bench runs the gateway in, from an environment variable: monitor (default) or enforce. */
 export function guardModeFrom(variable: string): 'monitor' | 'enforce' {
   const mode = process.env[variable] ?? 'monitor';

@@ -11,6 +11,7 @@
  *   SOAK_CONNECTIONS=2048 SOAK_DOC_BYTES=16384 SOAK_OUT=/tmp/soak.md node dist/bench/load/soak.js
  *   SOAK_GUARD=enforce SOAK_SECONDS=1200 SOAK_CONNECTIONS=256 node dist/bench/load/soak.js   # the default guardrail mode
  *   SOAK_TARGET=proxy SOAK_CONNECTIONS=4096 SOAK_OUT= node dist/bench/load/soak.js   # the reference under the same load
+ *   SOAK_GATEWAY_CONFIG='{"guardrails":{"mode":"enforce","loopBacklogChars":0}}' ...   # merged over the gateway's config
  *
  * SOAK_TARGET=proxy runs the bare undici proxy of the sustained bench (bench/load/proxy.ts: no auth, no limits, no
  * accounting) in place of the gateway, with the same node flags, the same upstream and the same load: the memory and
@@ -22,9 +23,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
-import { freePort, guardModeFrom, nodeArgsFrom, procStats, startNode, waitForHttp, writeGatewayConfig } from './proc.js';
+import { configFrom, freePort, guardModeFrom, nodeArgsFrom, procStats, startNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
 const KEY = 'sk-svc-soak-00000000000000000000000000';
+const METRICS_TOKEN = 'soak-metrics';
+
+/** Where the gateway scored the prompts and how many worker threads it started, from its /metrics. */
+async function scoringSummary(url: string): Promise<string> {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const g = (name: string): string => new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? '?';
+  return (
+    `texts scored on the event loop at once ${g('svc_guard_scored_inline')}, in slices ${g('svc_guard_scored_sliced')}; ` +
+    `worker threads started ${g('svc_pool_threads_started')}, live at the end ${g('svc_pool_threads')}`
+  );
+}
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 120);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 32);
 const SAMPLE_S = Number(process.env.SOAK_SAMPLE_S ?? 10);
@@ -100,6 +112,7 @@ async function main(): Promise<void> {
     store: REDIS ? { kind: 'redis', url: REDIS } : { kind: 'memory' },
     guardrails: { mode: GUARD_MODE },
     ...(process.env.SOAK_LOG_LEVEL ? { log: { level: process.env.SOAK_LOG_LEVEL } } : {}),
+    ...configFrom('SOAK_GATEWAY_CONFIG'),
   });
   const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(simPort)], {});
   const flags = [...GATEWAY_NODE_FLAGS, ...nodeArgsFrom('SOAK_GATEWAY_NODE_ARGS')];
@@ -111,6 +124,7 @@ async function main(): Promise<void> {
           SVC_PORT: String(gwPort),
           SVC_DASHBOARD_PORT: '0',
           SVC_DEV_KEY: KEY,
+          SVC_METRICS_TOKEN: METRICS_TOKEN,
           SVC_DEV_BOOTSTRAP: 'true',
           SVC_DATA_DIR: join(dir, 'data'),
         });
@@ -144,6 +158,7 @@ async function main(): Promise<void> {
       });
     });
     clearInterval(timer);
+    const scoring = TARGET === 'proxy' ? '' : `; ${await scoringSummary(`http://127.0.0.1:${gwPort}`)}`;
     const peak = Math.max(...samples.map((s) => s.rssMiB));
     const end = procStats(gw.pid!);
     const hwm = end.peakMiB;
@@ -160,7 +175,7 @@ async function main(): Promise<void> {
       `requests ${result.requests.total} (${Math.round(result.requests.average)}/s), non-2xx ${result.non2xx}${statusText(result.statusCodeStats)}, errors ${result.errors}, timeouts ${result.timeouts}; ` +
         `latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; peak RSS ${peak.toFixed(0)} MiB ` +
         `of the samples, ${hwm.toFixed(0)} MiB VmHWM (the process's peak, start-up included); ` +
-        `CPU ${cpuPerReq.toFixed(3)} ms per request (all of the process's threads)`,
+        `CPU ${cpuPerReq.toFixed(3)} ms per request (all of the process's threads)${scoring}`,
       '',
       `| t (s) | requests | ${TARGET} RSS MiB | of which LMDB file pages MiB |`,
       '| ---: | ---: | ---: | ---: |',

@@ -41,7 +41,7 @@ import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
 import { projectRoot } from '../../src/pool/pool.js';
 import { DEMO_CATALOG } from '../../src/routing/demo-catalog.js';
 import { fixedRate, hostStalls, hostStallsText, summarize, type Body, type FixedResult, type FixedSamples, type HostStalls } from './fixed-rate.js';
-import { childPids, freePort, nodeArgsFrom, pinProcess, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
+import { childPids, configFrom, freePort, nodeArgsFrom, pinProcess, procStats, startNode, stopNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const TABLE_SECONDS = Number(process.env.BENCH_TABLE_SECONDS ?? Math.min(SECONDS, 20));
@@ -74,11 +74,7 @@ const QUESTIONS = [
 ];
 const OUT = join(projectRoot(), 'bench/results/latest.md');
 /** BENCH_GATEWAY_CONFIG: a JSON object merged over the top level of every gateway's config (for A/B runs of one setting). */
-const EXTRA_CONFIG = ((): Record<string, unknown> => {
-  const v: unknown = JSON.parse(process.env.BENCH_GATEWAY_CONFIG ?? '{}');
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('BENCH_GATEWAY_CONFIG must be a JSON object');
-  return v as Record<string, unknown>;
-})();
+const EXTRA_CONFIG = configFrom('BENCH_GATEWAY_CONFIG');
 /**
  * BENCH_PIN=1: the process under test (the proxy or a gateway, every thread of it) runs alone on CPU 1 while the load
  * generator, the simulator and Redis share CPU 0 ("one gateway process pinned to one core"). Off by default: it raises direct's

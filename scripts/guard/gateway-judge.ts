@@ -13,7 +13,7 @@ import { scoreText, type GuardModel } from '../../src/guard/model.js';
 import { categoryScores, startInspection } from '../../src/pipeline/inspect.js';
 
 /** The gateway's defaults (src/config/load.ts): enforce, the model file's thresholds, 32 768 characters scored. */
-export const DEFAULT_GUARDRAILS: GuardrailConfig = { mode: 'enforce', thresholds: {}, timeoutMs: 1000, maxChars: 32_768, inlineMaxChars: 1024, secondStage: null };
+export const DEFAULT_GUARDRAILS: GuardrailConfig = { mode: 'enforce', thresholds: {}, timeoutMs: 1000, maxChars: 32_768, inlineMaxChars: 1024, loopBacklogChars: 65_536, secondStage: null };
 
 export interface JudgedMessage {
   role: string;

@@ -7,6 +7,7 @@ import { ConfigError, FieldReader, unknownFields, type Json, type JsonObject } f
 import { mergeById, readAliases, readEndpoint, readModels } from './models.js';
 import { CONFIG_FIELDS, GUARD_CATEGORIES, type GatewayConfig, type GuardCategory, type GuardSecondStageConfig } from './schema.js';
 import { DEFAULT_INLINE_MAX_CHARS } from '../pool/inline-scorer.js';
+import { DEFAULT_LOOP_BACKLOG_CHARS } from '../pool/sliced-scorer.js';
 import { RESPONSE_TTL_MS, RESPONSES_MAX_PER_ORG } from '../responses-store/responses-store.js';
 
 function parseFile(path: string): JsonObject {
@@ -144,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileOverride?: 
       timeoutMs: guardTimeoutMs,
       maxChars: r.int(guardRaw, 'maxChars', 'guardrails', 32_768, 256, 10_000_000),
       inlineMaxChars: r.int(guardRaw, 'inlineMaxChars', 'guardrails', DEFAULT_INLINE_MAX_CHARS, 0, 16_384),
+      loopBacklogChars: r.int(guardRaw, 'loopBacklogChars', 'guardrails', DEFAULT_LOOP_BACKLOG_CHARS, 0, 10_000_000),
       secondStage: readSecondStage(r, guardRaw.secondStage, guardTimeoutMs),
     },
     holds: { ttlMs: r.int(holds, 'ttlMs', 'holds', 15 * 60_000, 1000) },

@@ -73,6 +73,12 @@ export interface GuardrailConfig {
    * to the pool.
    */
   inlineMaxChars: number;
+  /**
+   * Longer texts are scored on the event loop too, a slice of ~2 KB per step between the loop's I/O
+   * (src/pool/sliced-scorer.ts), while at most this many characters wait there; beyond it, and when 0, they go to
+   * the worker pool.
+   */
+  loopBacklogChars: number;
   /** The optional second stage for the uncertain band (off = null, the default). */
   secondStage: GuardSecondStageConfig | null;
 }
@@ -179,6 +185,7 @@ export const CONFIG_FIELDS: { readonly [key: string]: FieldSpec } = {
     timeoutMs: true,
     maxChars: true,
     inlineMaxChars: true,
+    loopBacklogChars: true,
     secondStage: {
       endpoint: { provider: true, upstreamModel: true, baseUrl: true, apiKeyEnv: true, timeouts: TIMEOUT_FIELDS, headers: 'open' },
       band: { from: true, to: true },

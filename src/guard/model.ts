@@ -347,16 +347,33 @@ export function logitsPerWindowReference(model: GuardModel, text: string, buf: F
  */
 const MENTION_GATE_LOGIT = Math.log(0.2 / 0.8);
 
+/**
+ * The injection head's index when the quoted-mention pass is worth running on these logits (mention.ts: only a
+ * score that could reach a cut pays for it), else -1.
+ */
+export function mentionHead(model: GuardModel, best: Float64Array): number {
+  const pi = model.labels.indexOf('prompt_injection');
+  return pi >= 0 && (best[pi] ?? 0) >= MENTION_GATE_LOGIT ? pi : -1;
+}
+
 /** Probabilities per label as a plain array in model.labels order. */
 export function scoreTextArray(model: GuardModel, text: string, buf: FeatureBuffer = sharedBuf): Float64Array {
   const best = logitsOf(model, text, buf);
   // A quoted mention of attack phrases (mention.ts): the injection head also scores the text without the quotations.
-  // Only a score that could reach a cut pays for the second pass (MENTION_GATE_LOGIT).
-  const pi = model.labels.indexOf('prompt_injection');
-  const masked = pi >= 0 && (best[pi] ?? 0) >= MENTION_GATE_LOGIT ? quotedMention(text) : null;
+  const pi = mentionHead(model, best);
+  const masked = pi >= 0 ? quotedMention(text) : null;
   if (masked !== null) best[pi] = Math.min(best[pi] ?? 0, logitsOf(model, masked, buf)[pi] ?? 0);
   for (let l = 0; l < best.length; l++) best[l] = sigmoid(best[l] ?? 0);
   return best;
+}
+
+/** Probabilities of logits (in place) as a record by label. */
+export function scoresOfLogits(model: GuardModel, best: Float64Array): GuardScores {
+  const out = {} as GuardScores;
+  model.labels.forEach((l, i) => {
+    out[l] = sigmoid(best[i] ?? 0);
+  });
+  return out;
 }
 
 /** Score a prompt: probability 0..1 per label. */

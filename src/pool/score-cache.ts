@@ -1,4 +1,5 @@
 import type { InlineScorer } from './inline-scorer.js';
+import type { SlicedScorer } from './sliced-scorer.js';
 import type { ScoreBatcher, ScoreOptions } from './score-batcher.js';
 
 type Scores = Record<string, number>;
@@ -55,6 +56,11 @@ export class ScoreCache {
    * the model has been handed over by a worker, and when inline scoring is off.
    */
   inline: Pick<InlineScorer, 'scoreIfShort'> | null = null;
+  /**
+   * Scores longer texts on the event loop a slice at a time while its backlog has room (sliced-scorer.ts); null when
+   * off (guardrails.loopBacklogChars 0) or without a model. What it does not take goes to the pool.
+   */
+  sliced: Pick<SlicedScorer, 'score'> | null = null;
 
   constructor(inner: Pick<ScoreBatcher, 'score'>, opts: ScoreCacheOptions = {}) {
     this.#inner = inner;
@@ -112,7 +118,10 @@ export class ScoreCache {
     for (const run of jobs) run();
   };
 
-  /** Scores a request's missing texts: inline when short enough (see `inline`), else in the pool. */
+  /**
+   * Scores a request's missing texts: inline when short enough (see `inline`), else in slices on the event loop
+   * while it has room (see `sliced`), else in the pool.
+   */
   #run(job: Job): Promise<Scores[]> {
     const { out, missing, idx, keyOf, opts } = job;
     const scored = this.inline?.scoreIfShort(missing) ?? null;
@@ -122,7 +131,10 @@ export class ScoreCache {
       this.#fill(out, idx, keyOf, scored);
       return Promise.resolve(out);
     }
-    return this.#inner.score(missing, job.tenant, opts).then((scores) => {
+    let pending = this.sliced?.score(missing) ?? null;
+    if (pending !== null) opts.onDispatch?.();
+    else pending = this.#inner.score(missing, job.tenant, opts);
+    return pending.then((scores) => {
       this.#fill(out, idx, keyOf, scores);
       return out;
     });

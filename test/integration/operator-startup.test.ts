@@ -74,7 +74,9 @@ describe('operator start-up', () => {
     const example = JSON.parse(readFileSync(join(ROOT, 'config.example.json'), 'utf8')) as { models: { id: string }[] };
     expect(banner).toContain(`models      ${DEMO_CATALOG.length + example.models.length} `);
     expect(banner).toMatch(/catalog {5}built-in \+ .*config\.example\.json/);
-    expect(banner).toMatch(/guardrails {2}enforce \(texts up to 1024 characters per request scored on the event loop, longer ones in the worker pool; up to (1 scoring thread|\d+ scoring threads), started on demand\)/);
+    expect(banner).toMatch(
+      /guardrails {2}enforce \(texts up to 1024 characters per request scored on the event loop at once, longer ones there in ~2 KB slices while at most 65536 characters wait, the rest in the worker pool; up to (1 scoring thread|\d+ scoring threads), started on demand\)/,
+    );
     const { key, curl } = bannerFacts(banner);
     expect(key).not.toBeNull();
     expect(curl).toContain('"model":"gpt-4o-mini"');

@@ -13,7 +13,7 @@ import { BENIGN_REQUESTS, MEASURED_REQUESTS, type HoldoutRequest } from '../../f
 const modelPath = process.env['SVC_GUARD_MODEL'] ?? defaultModelPath(findProjectRoot(import.meta.url));
 
 /** The gateway's defaults (src/config/load.ts): enforce, the model file's thresholds, 32 768 characters scored. */
-const GUARDRAILS: GuardrailConfig = { mode: 'enforce', thresholds: {}, timeoutMs: 1000, maxChars: 32_768, inlineMaxChars: 1024, secondStage: null };
+const GUARDRAILS: GuardrailConfig = { mode: 'enforce', thresholds: {}, timeoutMs: 1000, maxChars: 32_768, inlineMaxChars: 1024, loopBacklogChars: 65_536, secondStage: null };
 
 /** The refusal budget of the guardrails: at most 0.5 % of benign requests refused. */
 const TARGET = 0.005;

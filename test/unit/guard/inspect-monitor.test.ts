@@ -27,7 +27,7 @@ function deps(mode: GatewayConfig['guardrails']['mode'], scorer: InspectDeps['sc
   const observed: number[] = [];
   const thresholds = Object.fromEntries(GUARD_CATEGORIES.map((c) => [c, 0.5])) as Record<GuardCategory, number>;
   const d: InspectDeps = {
-    guardrails: { mode, thresholds: {}, timeoutMs: 1000, maxChars: 10_000, inlineMaxChars: 1024, secondStage: null },
+    guardrails: { mode, thresholds: {}, timeoutMs: 1000, maxChars: 10_000, inlineMaxChars: 1024, loopBacklogChars: 65_536, secondStage: null },
     scorer,
     thresholds: () => thresholds,
     metrics: {
