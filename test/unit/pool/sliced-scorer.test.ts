@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { loadModel, scoreText, type GuardModel } from '../../../src/guard/model.js';
 import { defaultModelPath, findProjectRoot } from '../../../src/guard/paths.js';
@@ -63,5 +64,25 @@ describe('SlicedScorer: long texts scored on the event loop in slices', () => {
     await first;
     expect(s.backlog).toBeLessThanOrEqual(2000);
     expect(s.score([doc(3000)])).not.toBeNull();
+  });
+
+  it('takes more steps a turn when the loop\'s turns are long, so a document is not held for many of them', async () => {
+    const s = new SlicedScorer(model, 1_000_000);
+    let turns = 0;
+    let done = false;
+    const scores = s.score([doc(16 * SLICE_CHARS)])!.then(() => {
+      done = true;
+    });
+    // the rest of each turn: 20 ms of other work, as on a loop serving hundreds of connections
+    const busy = (): void => {
+      turns++;
+      const until = performance.now() + 20;
+      while (performance.now() < until);
+      if (!done) setImmediate(busy);
+    };
+    setImmediate(busy);
+    await scores;
+    // ~16 steps: one a turn would take 16 turns of 20 ms; a tenth of the turn's length (2 ms) takes them in a few
+    expect(turns).toBeLessThanOrEqual(6);
   });
 });
