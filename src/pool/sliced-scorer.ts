@@ -91,10 +91,11 @@ export class SlicedScorer {
 
   /**
    * One turn's steps: every waiting job advances by one step, then the jobs go on in turn until the turn's budget has
-   * gone (TURN_MS, or TURN_SHARE of the time since the last turn of steps) or nothing waits. The first pass keeps a document's wait a number of turns, whatever their length: on a saturated
-   * loop a turn can take tens of milliseconds of I/O, and a fixed time budget per turn then starved the documents
-   * past the scoring deadline (503 `unavailable` at 256 connections). Its cost is bounded by the backlog: at most
-   * backlogChars / SLICE_CHARS steps in one turn (~2 ms at the default).
+   * gone (TURN_MS, or TURN_SHARE of the time since the last turn of steps) or nothing waits. The first pass keeps a
+   * document's wait a number of turns, whatever their length: on a saturated loop a turn can take tens of
+   * milliseconds of I/O, and a fixed time budget per turn then starved the documents past the scoring deadline (503
+   * `unavailable` at 256 connections). Its cost is bounded by the backlog: at most backlogChars / SLICE_CHARS steps
+   * in one turn (~2 ms at the default).
    *
    * No scoring deadline here (the pool's guardrails.timeoutMs): the pool's bounds a wait on threads that may all be
    * busy or still starting, while these steps advance with the loop that serves the request itself, every job by one
