@@ -367,7 +367,7 @@ export function scoreTextArray(model: GuardModel, text: string, buf: FeatureBuff
   return best;
 }
 
-/** Probabilities of logits (in place) as a record by label. */
+/** Probabilities of logits, as a record by label. */
 export function scoresOfLogits(model: GuardModel, best: Float64Array): GuardScores {
   const out = {} as GuardScores;
   model.labels.forEach((l, i) => {
