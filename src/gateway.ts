@@ -164,9 +164,8 @@ export async function startGateway(
   metrics.gauge('svc_guard_score_cache_hits', 'Texts whose guardrail scores came from the score cache (no pool task).', () => scorer.hits);
   metrics.gauge('svc_guard_score_cache_misses', 'Texts not in the score cache (scored on the event loop or in the worker pool).', () => scorer.misses);
   metrics.gauge('svc_guard_scored_inline', 'Texts scored on the event loop (short; guardrails.inlineMaxChars), not in the worker pool.', () => scorer.inlined);
-  let sliced: SlicedScorer | null = null;
-  metrics.gauge('svc_guard_scored_sliced', 'Longer texts scored on the event loop in slices (guardrails.loopBacklogChars), not in the worker pool.', () => sliced?.scored ?? 0);
-  metrics.gauge('svc_guard_sliced_backlog_chars', 'Characters waiting to be scored on the event loop in slices.', () => sliced?.backlog ?? 0);
+  metrics.gauge('svc_guard_scored_sliced', 'Longer texts scored on the event loop in slices (guardrails.loopBacklogChars), not in the worker pool.', () => scorer.sliced?.scored ?? 0);
+  metrics.gauge('svc_guard_sliced_backlog_chars', 'Characters waiting to be scored on the event loop in slices.', () => scorer.sliced?.backlog ?? 0);
   metrics.gauge('svc_pool_threads', 'Live worker threads (scoring and tokenizer; started on demand, ~20 MiB resident each).', () => pool.threads);
   metrics.gauge('svc_pool_threads_started', 'Worker threads started since the process started.', () => pool.workersCreated);
   const deps: GatewayDeps = {
@@ -197,10 +196,9 @@ export async function startGateway(
       linkedOnce ||= up;
     },
   });
-  const loaded = await loadGuard(config, pool, log);
-  const { thresholds, inline, summary: guardrails } = loaded;
+  const { thresholds, inline, sliced, summary: guardrails } = await loadGuard(config, pool, log);
   scorer.inline = inline;
-  scorer.sliced = sliced = loaded.sliced;
+  scorer.sliced = sliced;
   const th = (): Record<GuardCategory, number> => thresholds;
   const responsesStore = new ResponsesStore(store, config.responses.ttlMs, config.responses.maxPerOrg);
   let server: RunningServer | null = null;

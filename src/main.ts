@@ -99,6 +99,8 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
   for (const u of strayEnv) {
     log.warn(`environment variable ${u.name} is not a setting of this gateway and is ignored`, { variable: u.name, did_you_mean: u.suggestion });
   }
+  /** Set once the gateway runs: a restarted simulator's endpoints start afresh (their breakers, opened while it was down). */
+  let forgetSimulatedHealth = (): void => {};
   // The dev simulator's process starts while the store opens (it exits with this one, whatever ends it).
   const simStarting =
     config.dev.bootstrap && needsSimulator(config, env)
@@ -108,8 +110,6 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
           forgetSimulatedHealth();
         })
       : null;
-  /** Set once the gateway runs: a restarted simulator's endpoints start afresh (their breakers, opened while it was down). */
-  let forgetSimulatedHealth = (): void => {};
   simStarting?.catch(() => {}); // awaited below; a failure before then must not be an unhandled rejection
   // State kept on this machine: the embedded store (beside its snapshot path) or, on Redis, the data dir.
   const stateDir = config.store.kind === 'memory' ? (config.store.snapshotPath && dirname(config.store.snapshotPath)) : config.dataDir;

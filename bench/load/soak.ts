@@ -28,15 +28,6 @@ import { configFrom, freePort, guardModeFrom, nodeArgsFrom, procStats, startNode
 const KEY = 'sk-svc-soak-00000000000000000000000000';
 const METRICS_TOKEN = 'soak-metrics';
 
-/** Where the gateway scored the prompts and how many worker threads it started, from its /metrics. */
-async function scoringSummary(url: string): Promise<string> {
-  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-  const g = (name: string): string => new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? '?';
-  return (
-    `texts scored on the event loop at once ${g('svc_guard_scored_inline')}, in slices ${g('svc_guard_scored_sliced')}; ` +
-    `worker threads started ${g('svc_pool_threads_started')}, live at the end ${g('svc_pool_threads')}`
-  );
-}
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 120);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 32);
 const SAMPLE_S = Number(process.env.SOAK_SAMPLE_S ?? 10);
@@ -97,6 +88,16 @@ function soakBody(n: number): string {
       },
     ],
   });
+}
+
+/** Where the gateway scored the prompts and how many worker threads it started, from its /metrics. */
+async function scoringSummary(url: string): Promise<string> {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const g = (name: string): string => new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? '?';
+  return (
+    `texts scored on the event loop at once ${g('svc_guard_scored_inline')}, in slices ${g('svc_guard_scored_sliced')}; ` +
+    `worker threads started ${g('svc_pool_threads_started')}, live at the end ${g('svc_pool_threads')}`
+  );
 }
 
 async function main(): Promise<void> {

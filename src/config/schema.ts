@@ -76,7 +76,7 @@ export interface GuardrailConfig {
   /**
    * Longer texts are scored on the event loop too, a slice of ~2 KB per step between the loop's I/O
    * (src/pool/sliced-scorer.ts), while at most this many characters wait there; beyond it, and when 0, they go to
-   * the worker pool.
+   * the worker pool. Only with inlineMaxChars above 0 (0 there sends every text to the pool).
    */
   loopBacklogChars: number;
   /** The optional second stage for the uncertain band (off = null, the default). */

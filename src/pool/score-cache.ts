@@ -60,7 +60,7 @@ export class ScoreCache {
    * Scores longer texts on the event loop a slice at a time while its backlog has room (sliced-scorer.ts); null when
    * off (guardrails.loopBacklogChars 0) or without a model. What it does not take goes to the pool.
    */
-  sliced: Pick<SlicedScorer, 'score'> | null = null;
+  sliced: Pick<SlicedScorer, 'score' | 'scored' | 'backlog'> | null = null;
 
   constructor(inner: Pick<ScoreBatcher, 'score'>, opts: ScoreCacheOptions = {}) {
     this.#inner = inner;
