@@ -75,8 +75,9 @@ export interface GuardrailConfig {
   inlineMaxChars: number;
   /**
    * Longer texts are scored on the event loop too, a slice of ~2 KB per step between the loop's I/O
-   * (src/pool/sliced-scorer.ts), while at most this many characters wait there; beyond it, and when 0, they go to
-   * the worker pool. Only with inlineMaxChars above 0 (0 there sends every text to the pool).
+   * (src/pool/sliced-scorer.ts), while at most this many characters wait there (with several organizations waiting,
+   * each may have its equal share of it, and all together at most twice it); beyond it, and when 0, they go to the
+   * worker pool. Only with inlineMaxChars above 0 (0 there sends every text to the pool).
    */
   loopBacklogChars: number;
   /** The optional second stage for the uncertain band (off = null, the default). */

@@ -57,8 +57,9 @@ export class ScoreCache {
    */
   inline: Pick<InlineScorer, 'scoreIfShort'> | null = null;
   /**
-   * Scores longer texts on the event loop a slice at a time while its backlog has room (sliced-scorer.ts); null when
-   * off (guardrails.loopBacklogChars 0) or without a model. What it does not take goes to the pool.
+   * Scores longer texts on the event loop a slice at a time while the organization's share of its backlog has room
+   * (sliced-scorer.ts); null when off (guardrails.loopBacklogChars 0) or without a model. What it does not take goes
+   * to the pool.
    */
   sliced: Pick<SlicedScorer, 'score' | 'scored' | 'backlog'> | null = null;
 
@@ -131,7 +132,7 @@ export class ScoreCache {
       this.#fill(out, idx, keyOf, scored);
       return Promise.resolve(out);
     }
-    let pending = this.sliced?.score(missing) ?? null;
+    let pending = this.sliced?.score(missing, job.tenant) ?? null;
     if (pending !== null) opts.onDispatch?.();
     else pending = this.#inner.score(missing, job.tenant, opts);
     return pending.then((scores) => {

@@ -149,3 +149,23 @@ describe('ScoreCache with an inline scorer', () => {
     expect(await good).toEqual([{ ok: 1 }]);
   });
 });
+
+describe('ScoreCache with a sliced scorer', () => {
+  it("hands longer texts to the sliced scorer with their organization, and what it declines to the pool's fair queue", async () => {
+    const inner = fakeBatcher();
+    const c = new ScoreCache(inner);
+    const asked: { texts: readonly string[]; tenant: string | undefined }[] = [];
+    c.sliced = {
+      scored: 0,
+      backlog: 0,
+      score: (texts: readonly string[], tenant?: string) => {
+        asked.push({ texts, tenant });
+        return tenant === 'org-full' ? null : Promise.resolve(texts.map((t) => ({ len: t.length, sliced: 1 })));
+      },
+    };
+    expect(await c.score(['a pasted page'], 'org-a')).toEqual([{ len: 13, sliced: 1 }]);
+    expect(await c.score(['another page'], 'org-full')).toEqual([{ len: 12 }]);
+    expect(asked.map((a) => a.tenant)).toEqual(['org-a', 'org-full']);
+    expect(inner.calls).toEqual([{ texts: ['another page'], tenant: 'org-full' }]);
+  });
+});

@@ -85,4 +85,45 @@ describe('SlicedScorer: long texts scored on the event loop in slices', () => {
     // ~16 steps: one a turn would take 16 turns of 20 ms; a tenth of the turn's length (2 ms) takes them in a few
     expect(turns).toBeLessThanOrEqual(6);
   });
+
+  it('shares the backlog between organizations: one filling it leaves room for another\'s document', async () => {
+    const s = new SlicedScorer(model, 10_000);
+    const a = s.score([doc(8000)], 'org-a');
+    expect(a).not.toBeNull();
+    expect(s.score([doc(3000)], 'org-a')).toBeNull(); // past org-a's share (the whole backlog while alone)
+    // org-b arrives: its share is half the backlog, taken at once although org-a's 8,000 leave 2,000
+    const b = s.score([doc(3000)], 'org-b');
+    expect(b).not.toBeNull();
+    expect(s.score([doc(3000)], 'org-b')).toBeNull(); // 6,000 > its share of 5,000
+    expect(s.score([doc(1000)], 'org-a')).toBeNull(); // org-a is over its share now that two wait
+    expect(s.backlog).toBe(11_000);
+    await Promise.all([a, b]);
+    expect(s.backlog).toBe(0);
+    expect(s.score([doc(9000)], 'org-b')).not.toBeNull(); // alone again: the whole backlog
+  });
+
+  it('never holds more than twice the backlog, however many organizations arrive', async () => {
+    const s = new SlicedScorer(model, 10_000);
+    const taken: Promise<unknown>[] = [];
+    // each organization in turn pastes 1,000-character documents until it is refused (its share, or the bound)
+    for (let i = 0; i < 20; i++) {
+      for (let p = s.score([doc(1000)], `org-${i}`); p !== null; p = s.score([doc(1000)], `org-${i}`)) taken.push(p);
+    }
+    expect(s.backlog).toBe(20_000);
+    expect(taken).toHaveLength(20);
+    await Promise.all(taken);
+    expect(s.backlog).toBe(0);
+  });
+
+  it('gives the steps to organizations in turn: one document beside another organization\'s six is scored first', async () => {
+    const s = new SlicedScorer(model, 1_000_000);
+    const done: string[] = [];
+    const flood = Array.from({ length: 6 }, (_, i) => s.score([doc(8 * SLICE_CHARS)], 'org-a')!.then(() => done.push(`a${i}`)));
+    const one = s.score([doc(8 * SLICE_CHARS)], 'org-b')!.then(() => done.push('b'));
+    await Promise.all([...flood, one]);
+    // org-b has every other step; with steps given per document, org-a's first would finish before it
+    expect(done[0]).toBe('b');
+    expect(done).toHaveLength(7);
+    expect(s.backlog).toBe(0);
+  });
 });
