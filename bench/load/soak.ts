@@ -12,6 +12,7 @@
  *   SOAK_GUARD=enforce SOAK_SECONDS=1200 SOAK_CONNECTIONS=256 node dist/bench/load/soak.js   # the default guardrail mode
  *   SOAK_TARGET=proxy SOAK_CONNECTIONS=4096 SOAK_OUT= node dist/bench/load/soak.js   # the reference under the same load
  *   SOAK_GATEWAY_CONFIG='{"guardrails":{"mode":"enforce","loopBacklogChars":0}}' ...   # merged over the gateway's config
+ *   SOAK_ORGS=5000 node dist/bench/load/soak.js     # requests spread over 5,000 organizations, one key each
  *
  * SOAK_TARGET=proxy runs the bare undici proxy of the sustained bench (bench/load/proxy.ts: no auth, no limits, no
  * accounting) in place of the gateway, with the same node flags, the same upstream and the same load: the memory and
@@ -22,7 +23,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GATEWAY_NODE_FLAGS } from '../../src/memory-flags.js';
+import { usdToNano } from '../../src/billing/money.js';
+import { keyRecord, newKeyValue } from '../../src/keys/mint.js';
 import { projectRoot } from '../../src/pool/pool.js';
+import { createStore } from '../../src/store/index.js';
 import { configFrom, freePort, guardModeFrom, nodeArgsFrom, procStats, startNode, waitForHttp, writeGatewayConfig } from './proc.js';
 
 const KEY = 'sk-svc-soak-00000000000000000000000000';
@@ -34,6 +38,12 @@ const SAMPLE_S = Number(process.env.SOAK_SAMPLE_S ?? 10);
 const REDIS = process.env.SOAK_REDIS_URL ?? null;
 /** Bytes of a pasted document carried by every fifth request (0: none), for a run with larger bodies. */
 const DOC_BYTES = Number(process.env.SOAK_DOC_BYTES ?? 0);
+/**
+ * Organizations the requests are spread over, one key each, in turn (default 1: the dev organization). They are
+ * created in the store before the gateway starts (with their credit); the table then also shows what the host's
+ * disk wrote (the embedded store's transactions touch pages of every organization they settle for).
+ */
+const ORGS = Number(process.env.SOAK_ORGS ?? 1);
 /** Where the table goes (default bench/results/soak-<store>.md; empty: printed only). */
 const OUT = process.env.SOAK_OUT;
 /** SOAK_GUARD=enforce: the default guardrail mode (every request waits for its scores) instead of monitor. */
@@ -100,6 +110,39 @@ async function scoringSummary(url: string): Promise<string> {
   );
 }
 
+/** SOAK_ORGS organizations with a key each, created in the store the gateway will open; their keys. */
+async function seedOrgs(dataDir: string): Promise<string[]> {
+  const store = await createStore(REDIS ? { kind: 'redis', url: REDIS } : { kind: 'memory', snapshotPath: join(dataDir, 'store.msgpack') });
+  const keys: string[] = [];
+  try {
+    for (let i = 0; i < ORGS; i++) {
+      const id = `soak-org-${i}`;
+      await store.createOrg({ id, name: id, status: 'active', createdAt: Date.now(), fallbacks: [], rpm: null, tpm: null, maxConcurrency: null, priceCeilingPerMTok: null });
+      await store.topUp(id, usdToNano(1_000_000), `soak-seed-${id}`);
+      const value = newKeyValue('sk-svc-');
+      await store.createKey(keyRecord(id, 'soak', value));
+      keys.push(value);
+    }
+  } finally {
+    await store.close();
+  }
+  return keys;
+}
+
+/** Bytes written to the host's disks so far (/proc/diskstats, whole disks only; null where unreadable). */
+function diskWrittenBytes(): number | null {
+  try {
+    let sectors = 0;
+    for (const line of readFileSync('/proc/diskstats', 'utf8').split('\n')) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && /^(sd[a-z]+|vd[a-z]+|xvd[a-z]+|nvme\d+n\d+)$/.test(f[2]!)) sectors += Number(f[9]);
+    }
+    return sectors * 512;
+  } catch {
+    return null;
+  }
+}
+
 async function main(): Promise<void> {
   const root = projectRoot();
   const dir = mkdtempSync(join(tmpdir(), 'svc-soak-'));
@@ -115,6 +158,7 @@ async function main(): Promise<void> {
     ...(process.env.SOAK_LOG_LEVEL ? { log: { level: process.env.SOAK_LOG_LEVEL } } : {}),
     ...configFrom('SOAK_GATEWAY_CONFIG'),
   });
+  const orgKeys = ORGS > 1 && TARGET === 'gateway' ? await seedOrgs(join(dir, 'data')) : [KEY];
   const sim = startNode([join(root, 'dist/src/cli.js'), 'sim', '--port', String(simPort)], {});
   const flags = [...GATEWAY_NODE_FLAGS, ...nodeArgsFrom('SOAK_GATEWAY_NODE_ARGS')];
   const gw =
@@ -137,6 +181,7 @@ async function main(): Promise<void> {
     let requests = 0;
     let sent = 0;
     const cpu0 = procStats(gw.pid!).cpuMs;
+    const disk0 = diskWrittenBytes();
     const started = Date.now();
     const timer = setInterval(() => {
       samples.push({ t: Math.round((Date.now() - started) / 1000), requests, rssMiB: procStats(gw.pid!).rssMiB, lmdbMiB: lmdbRssMiB(gw.pid!) });
@@ -150,7 +195,15 @@ async function main(): Promise<void> {
       duration: SECONDS,
       timeout: 30,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
-      requests: [{ setupRequest: (req) => ({ ...req, body: soakBody(sent++) }) }],
+      requests: [
+        {
+          setupRequest: (req) => {
+            const n = sent++;
+            if (orgKeys.length === 1) return { ...req, body: soakBody(n) };
+            return { ...req, headers: { ...req.headers, authorization: `Bearer ${orgKeys[n % orgKeys.length]!}` }, body: soakBody(n) };
+          },
+        },
+      ],
         },
         (err, res) => (err ? reject(err) : resolve(res)),
       );
@@ -159,6 +212,7 @@ async function main(): Promise<void> {
       });
     });
     clearInterval(timer);
+    const disk1 = diskWrittenBytes();
     const scoring = TARGET === 'proxy' ? '' : `; ${await scoringSummary(`http://127.0.0.1:${gwPort}`)}`;
     const peak = Math.max(...samples.map((s) => s.rssMiB));
     const end = procStats(gw.pid!);
@@ -171,12 +225,14 @@ async function main(): Promise<void> {
       '',
       (TARGET === 'proxy' ? 'Every prompt distinct' : `Default log level, guardrails in ${GUARD_MODE} mode, every prompt distinct`) +
         ', one request in three streaming' +
-        (DOC_BYTES > 0 ? `, one in five pasting a ${DOC_BYTES}-byte document.` : '.'),
+        (DOC_BYTES > 0 ? `, one in five pasting a ${DOC_BYTES}-byte document` : '') +
+        (orgKeys.length > 1 ? `, spread over ${orgKeys.length} organizations (one key each, in turn).` : '.'),
       '',
       `requests ${result.requests.total} (${Math.round(result.requests.average)}/s), non-2xx ${result.non2xx}${statusText(result.statusCodeStats)}, errors ${result.errors}, timeouts ${result.timeouts}; ` +
         `latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; peak RSS ${peak.toFixed(0)} MiB ` +
         `of the samples, ${hwm.toFixed(0)} MiB VmHWM (the process's peak, start-up included); ` +
-        `CPU ${cpuPerReq.toFixed(3)} ms per request (all of the process's threads)${scoring}`,
+        `CPU ${cpuPerReq.toFixed(3)} ms per request (all of the process's threads)${scoring}` +
+        (disk0 !== null && disk1 !== null ? `; the host's disks wrote ${((disk1 - disk0) / 2 ** 20).toFixed(0)} MiB (${((disk1 - disk0) / Math.max(1, result.requests.total) / 1024).toFixed(1)} KiB per request)` : ''),
       '',
       `| t (s) | requests | ${TARGET} RSS MiB | of which LMDB file pages MiB |`,
       '| ---: | ---: | ---: | ---: |',
