@@ -29,8 +29,9 @@ const MAX_TURN_MS = 5;
 
 /**
  * Default of `guardrails.loopBacklogChars`: most characters of long texts waiting to be scored on the event loop at
- * once (~2-5 ms of scoring; one organization's share, see SlicedScorer). A request whose texts would take it past this goes to the worker pool, so a burst of
- * documents spreads over the scoring threads instead of queueing behind the loop.
+ * once (~2-5 ms of scoring; one organization's share, see SlicedScorer). A request whose texts would take it past
+ * this goes to the worker pool, so a burst of documents spreads over the scoring threads instead of queueing behind
+ * the loop.
  */
 export const DEFAULT_LOOP_BACKLOG_CHARS = 64 * 1024;
 
@@ -100,19 +101,16 @@ export class SlicedScorer {
     let chars = 0;
     for (const t of texts) chars += t.length;
     if (texts.length === 0) return Promise.resolve([]);
-    let t = this.#tenants.get(tenant);
-    const share = this.backlogChars / (this.#tenants.size + (t === undefined ? 1 : 0));
-    if ((t?.chars ?? 0) + chars > share || this.#backlog + chars > 2 * this.backlogChars) return null;
-    if (t === undefined) {
-      t = { id: tenant, jobs: [], next: 0, chars: 0 };
-      this.#tenants.set(tenant, t);
-    }
+    const known = this.#tenants.get(tenant);
+    const share = this.backlogChars / (this.#tenants.size + (known === undefined ? 1 : 0));
+    if ((known?.chars ?? 0) + chars > share || this.#backlog + chars > 2 * this.backlogChars) return null;
+    const t = known ?? { id: tenant, jobs: [], next: 0, chars: 0 };
+    if (known === undefined) this.#tenants.set(tenant, t);
     t.chars += chars;
     this.#backlog += chars;
     this.#jobs++;
-    const owner = t;
     return new Promise((resolve, reject) => {
-      owner.jobs.push({ tenant: owner, texts, out: new Array<Scores>(texts.length), at: 0, steps: null, chars, resolve, reject });
+      t.jobs.push({ tenant: t, texts, out: new Array<Scores>(texts.length), at: 0, steps: null, chars, resolve, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
         setImmediate(this.#turn);
