@@ -132,6 +132,12 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<void> 
             kind: 'memory',
             snapshotPath: config.store.snapshotPath,
             remap: {
+              // Released in place several times a second where the map is large and busy: debug, not info.
+              onRelease: (e) =>
+                e.ok
+                  ? log.debug('embedded store map released (resident file pages given back)', { ms: Number(e.ms.toFixed(2)), freed_mib: Math.round(e.freedBytes / 2 ** 20) })
+                  : log.error('embedded store map could not be released; its resident pages now grow with the file', { error: e.error }),
+              onFallback: (reason) => log.warn(`embedded store: ${reason}`),
               onRemap: (e) =>
                 e.ok
                   ? log.info('embedded store remapped (resident file pages given back)', { ms: Math.round(e.ms), gate_ms: Math.round(e.gateMs), write_gate_ms: Math.round(e.writeGateMs), freed_mib: Math.round(e.freedBytes / 2 ** 20) })

@@ -120,6 +120,12 @@ export function trimLedger(dbs: StoreDbs, orgId: string, acct: Account, cap: num
 
 export type CreateResult = 'ok' | 'exists' | 'duplicate-hash';
 
+/** Throws unless an insert below returned 'ok'. */
+export function created(result: CreateResult, what: string): void {
+  if (result === 'duplicate-hash') throw new Error('duplicate key hash');
+  if (result === 'exists') throw new Error(`${what} already exists`);
+}
+
 export function insertOrg(dbs: StoreDbs, org: OrgRecord): CreateResult {
   if (dbs.orgs.get(org.id) !== undefined) return 'exists';
   dbs.orgs.putSync(org.id, org);

@@ -48,7 +48,7 @@ import {
   type OrgPatch,
 } from '../shared.js';
 import { closeDbs, openDbs, orgValues, RANGE_END, type StoreDbs } from './db.js';
-import { accountOf, applySettlements, applyTopUp, changeSet, insertKey, insertOrg, insertTeam, type CreateResult } from './durable.js';
+import { accountOf, applySettlements, applyTopUp, changeSet, insertKey, insertOrg, insertTeam, created } from './durable.js';
 import { OrgHolds } from './holds.js';
 import { HitCounters } from './kv.js';
 export { KV_SWEEP_BATCH } from './kv-expiry.js';
@@ -77,11 +77,6 @@ export function defaultDbPath(snapshotPath: string): string {
   return join(dirname(snapshotPath), 'store.lmdb');
 }
 
-function created(result: CreateResult, what: string): void {
-  if (result === 'duplicate-hash') throw new Error('duplicate key hash');
-  if (result === 'exists') throw new Error(`${what} already exists`);
-}
-
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const;
   readonly #bus = new LocalInvalidationBus();
@@ -93,7 +88,7 @@ export class MemoryStore implements Store {
   /** What the first start migrated from a snapshot (null when there was nothing to migrate). */
   readonly migrated: MigrationResult | null;
   #dbs: StoreDbs;
-  readonly #dbPath: string;
+  readonly dbPath: string;
   #reopening = false;
   readonly #throwaway: string | null;
   readonly #ledgerCap: number;
@@ -103,6 +98,10 @@ export class MemoryStore implements Store {
   readonly #hits = new HitCounters();
   readonly #sweeper: NodeJS.Timeout;
   #closed = false;
+  /** Whether close() was called (map-release.ts stops then). */
+  get closed(): boolean { return this.#closed; }
+  /** Whether the database's map is open, and stays so until the next await (map-release.ts releases only then). */
+  get mapped(): boolean { return !this.#closed && !this.#reopening; }
   #sweepingKv: Promise<number> | null = null;
 
   constructor(opts: MemoryStoreOptions) {
@@ -110,8 +109,8 @@ export class MemoryStore implements Store {
     const path = opts.dbPath ?? (opts.snapshotPath === null ? null : defaultDbPath(opts.snapshotPath));
     this.#throwaway = path === null ? mkdtempSync(join(tmpdir(), 'svc-store-')) : null;
     if (path !== null) mkdirSync(dirname(path), { recursive: true });
-    this.#dbPath = path ?? join(this.#throwaway ?? '', 'store.lmdb');
-    this.#dbs = openDbs(this.#dbPath, { durable: path !== null });
+    this.dbPath = path ?? join(this.#throwaway ?? '', 'store.lmdb');
+    this.#dbs = openDbs(this.dbPath, { durable: path !== null });
     this.migrated = initDatabase(this.#dbs, opts.snapshotPath, this.#ledgerCap);
     ensureKvExpiryIndex(this.#dbs);
     this.#sweeper = setInterval(() => this.#sweep(Date.now()), WINDOW_MS).unref();
@@ -349,7 +348,7 @@ export class MemoryStore implements Store {
     try {
       await this.#sweepingKv; // it stops at its next batch: no transaction may start on the closing map
       await closeDbs(this.#dbs);
-      this.#dbs = openDbs(this.#dbPath, { durable: this.#throwaway === null });
+      this.#dbs = openDbs(this.dbPath, { durable: this.#throwaway === null });
     } finally {
       this.#reopening = false;
     }

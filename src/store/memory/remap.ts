@@ -4,7 +4,9 @@
  * the map goes away: a sustained run grows RSS by ~0.8 KB per settled request (the ledger and its indexes)
  * although nothing is retained on the heap. The pages are clean page cache, but an operator sees RSS grow.
  *
- * So the database is reopened (closed and mapped afresh) whenever the process's file-backed resident memory
+ * Where libc's madvise can be called (Linux with koffi's prebuilt binary), keepMapBounded below releases the pages in
+ * place instead (map-release.ts): nothing is held or wrapped. The rest of this module is the fallback for where it
+ * cannot: the database is reopened (closed and mapped afresh) whenever the process's file-backed resident memory
  * has grown by more than `budgetBytes` since the last reopen. The pending writes are first flushed with the gate
  * open; then store calls made meanwhile wait at a gate while the map is closed and opened again, calls already
  * running finish first, and nothing is lost (close() waits for every write to commit). The close unmaps the file in one
@@ -12,6 +14,7 @@
  * (docs/memory.md, "What a reopen holds"). Linux only (it reads /proc/self/status); elsewhere nothing happens.
  */
 import { readFileSync } from 'node:fs';
+import { startMapRelease, type ReleasableStore, type ReleaseOptions } from './map-release.js';
 
 export interface Reopenable {
   /** Closes the database after its pending writes and opens it again. */
@@ -41,6 +44,12 @@ export interface RemapOptions {
   onRemap?: (event: { ok: boolean; ms: number; gateMs: number; writeGateMs: number; freedBytes: number; error?: string }) => void;
   /** Reads file-backed resident bytes (tests); default /proc/self/status RssFile, null where unreadable. */
   rssFile?: () => number | null;
+  /** keepMapBounded: reports each release in place (map-release.ts; budget 4 MiB and checks every 100 ms unless given). */
+  onRelease?: ReleaseOptions['onRelease'];
+  /** keepMapBounded: why the map is reopened instead of released in place. */
+  onFallback?: (reason: string) => void;
+  /** keepMapBounded: false reopens even where the map could be released in place (tests). */
+  release?: boolean;
 }
 
 /** File-backed resident bytes of this process (RssFile), or null where /proc is not available. */
@@ -245,7 +254,24 @@ export function withRemap<S extends Reopenable & { close(): Promise<void> }>(sto
 
 const remappers = new WeakMap<object, () => Promise<void>>();
 
-/** Reopens a store made by withRemap now (tests and operators' tools); false for any other store. */
+/**
+ * Keeps `store`'s resident file pages bounded: released in place where madvise can be called (map-release.ts; no
+ * store call is held or wrapped), else by reopening the database behind a gate (withRemap).
+ */
+export function keepMapBounded<S extends Reopenable & ReleasableStore & { close(): Promise<void> }>(store: S, opts: RemapOptions = {}): S {
+  const rssFile = opts.rssFile ?? rssFileBytes;
+  if (opts.release !== false) {
+    const started = startMapRelease(store, { rssFile, budgetBytes: opts.budgetBytes, checkMs: opts.checkMs, onRelease: opts.onRelease });
+    if (started.release !== null) {
+      remappers.set(store, started.release);
+      return store;
+    }
+    opts.onFallback?.(started.reason);
+  }
+  return withRemap(store, opts);
+}
+
+/** Gives a store made by keepMapBounded or withRemap its map pages back now (tests, tools); false for any other store. */
 export async function remapNow(store: object): Promise<boolean> {
   const remap = remappers.get(store);
   if (remap === undefined) return false;

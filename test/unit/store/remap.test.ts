@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { settlementEntry } from '../../helpers/settlement-entry.js';
 import type { SettlementEntry, Store } from '../../../src/store/contract.js';
 import { createStore } from '../../../src/store/index.js';
 import { MemoryStore } from '../../../src/store/memory/memory-store.js';
@@ -14,38 +15,18 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function durableStore(): Promise<{ store: Store; dir: string }> {
+/** A durable store as the gateway makes it: its map released in place (map-release.ts), or with `release: false` reopened behind the gate. */
+async function durableStore(release = true): Promise<{ store: Store; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-remap-'));
   dirs.push(dir);
-  const store = await createStore({ kind: 'memory', snapshotPath: join(dir, 'store.msgpack') });
+  const store = await createStore({ kind: 'memory', snapshotPath: join(dir, 'store.msgpack'), remap: { release } });
   stores.push(store);
   await store.createOrg({ id: 'org-a', name: 'a', status: 'active', createdAt: 1, fallbacks: [], rpm: null, tpm: null, maxConcurrency: null, priceCeilingPerMTok: null });
   await store.topUp('org-a', 1e15, 'seed');
   return { store, dir };
 }
 
-const entry = (i: number): SettlementEntry => ({
-  requestId: `req-${i}-${'x'.repeat(24)}`,
-  orgId: 'org-a',
-  keyId: 'key-1',
-  teamId: null,
-  user: null,
-  model: 'gpt-4o-mini',
-  requestedModel: 'gpt-4o-mini',
-  cost: 1000 + i,
-  inputTokens: 100,
-  outputTokens: 20,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  tokens: 120,
-  tags: ['team=search'],
-  hadHold: false,
-  scopes: [],
-  status: 'ok',
-  endpoint: '/v1/chat/completions',
-  latencyMs: 3,
-  at: Date.now(),
-});
+const entry = (i: number): SettlementEntry => settlementEntry({ requestId: `req-${i}-${'x'.repeat(24)}`, cost: 1000 + i, tags: ['team=search'] });
 
 /** Resident MiB of this process's mappings of files under `dir` (the LMDB map). */
 function mappedMiB(dir: string): number {
@@ -58,9 +39,12 @@ function mappedMiB(dir: string): number {
   return kb / 1024;
 }
 
-describe('embedded store: reopening the database keeps resident memory flat', () => {
-  it('settles, reads and writes concurrently with repeated reopens: nothing lost, nothing applied twice, no call fails', async () => {
-    const { store } = await durableStore();
+describe.each([
+  ['released in place', true],
+  ['reopened', false],
+])('embedded store, map %s: resident memory kept flat under load', (_mode, release) => {
+  it('settles, reads and writes concurrently with repeated releases: nothing lost, nothing applied twice, no call fails', async () => {
+    const { store } = await durableStore(release);
     const n = 3000;
     const work: Promise<unknown>[] = [];
     for (let i = 0; i < n; i += 50) {
@@ -80,7 +64,7 @@ describe('embedded store: reopening the database keeps resident memory flat', ()
   });
 
   it.runIf(process.platform === 'linux')('gives back the file pages the map kept resident', async () => {
-    const { store, dir } = await durableStore();
+    const { store, dir } = await durableStore(release);
     for (let i = 0; i < 20_000; i += 200) await store.settle(Array.from({ length: 200 }, (_, k) => entry(i + k)));
     await store.listLedger('org-a', { limit: 20_000 }); // touch every ledger page
     const before = mappedMiB(dir);
@@ -89,7 +73,9 @@ describe('embedded store: reopening the database keeps resident memory flat', ()
     expect(mappedMiB(dir)).toBeLessThan(before / 4);
     expect(await store.listLedger('org-a', { limit: 3 })).toHaveLength(3);
   });
+});
 
+describe('embedded store: reopening the database behind a gate (where the map cannot be released in place)', () => {
   it('reopens on its own once file-backed memory grew past the budget and a write came since, then measures from the new level', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-remap-'));
     dirs.push(dir);
@@ -188,7 +174,7 @@ describe('embedded store: reopening the database keeps resident memory flat', ()
   });
 
   it('a call that fails leaves the gate consistent: its rejection reaches the caller, and the next reopen does not wait for it', async () => {
-    const { store } = await durableStore();
+    const { store } = await durableStore(false);
     // Rejected inside the store (an invalid amount), and on a closed-over value the store rejects (a bad entry).
     await expect(store.hold({ orgId: 'org-a', requestId: 'r1', amount: -1, now: Date.now(), ttlMs: 1000, budgets: [] })).rejects.toThrow();
     await expect(store.settle([{ ...entry(1), cost: Number.NaN }])).rejects.toThrow();

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { settlementEntry } from '../../helpers/settlement-entry.js';
 import type { SettlementEntry } from '../../../src/store/contract.js';
 
 /** Every transaction body that applies settlements, with the event-loop turns seen since the previous one. */
@@ -19,28 +20,7 @@ vi.mock('../../../src/store/memory/durable.js', async (importOriginal) => {
 const { MemoryStore } = await import('../../../src/store/memory/memory-store.js');
 const { SETTLE_CHUNK, SETTLE_MAX_SLICES, settleSliceSize } = await import('../../../src/store/memory/settle-slices.js');
 
-const entry = (i: number): SettlementEntry => ({
-  requestId: `req-${i}`,
-  orgId: 'org-a',
-  keyId: 'key-1',
-  teamId: null,
-  user: null,
-  model: 'gpt-4o-mini',
-  requestedModel: 'gpt-4o-mini',
-  cost: 1000,
-  inputTokens: 100,
-  outputTokens: 20,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  tokens: 120,
-  tags: [],
-  hadHold: false,
-  scopes: [],
-  status: 'ok',
-  endpoint: '/v1/chat/completions',
-  latencyMs: 3,
-  at: Date.now(),
-});
+const entry = (i: number): SettlementEntry => settlementEntry({ requestId: `req-${i}` });
 
 const stores: InstanceType<typeof MemoryStore>[] = [];
 afterEach(async () => {
