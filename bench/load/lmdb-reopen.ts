@@ -62,7 +62,7 @@ async function settle(dbs: StoreDbs): Promise<void> {
   for (let done = 0; done < SETTLE; done += PER_TXN) {
     const chunk = Array.from({ length: PER_TXN }, () => {
       const e = settlement('org-a', 'key-1', { requestId: newRequestId(), at: Date.now() });
-      dbs.ledgerByRequest.get(['org-a', e.requestId]);
+      dbs.ledgerById.get([e.requestId, 'org-a']);
       return e;
     });
     await dbs.root.transaction(() => applySettlements(dbs, chunk, LEDGER_CAP));

@@ -46,7 +46,15 @@ export interface StoreDbs {
   spend: Database<Counter, [orgId: string, group: SpendGroup, value: string]>;
   /** Values: ledger-codec.ts (tuples; maps written before are still read). */
   ledger: Database<StoredLedgerEntry, [orgId: string, seq: number]>;
+  /** Format 1's lookup of a ledger entry, `[orgId, requestId] -> seq`: read only to move it to ledgerById (migrate.ts). */
   ledgerByRequest: Database<number, OrgScoped>;
+  /**
+   * `[requestId, orgId] -> seq` of every ledger entry kept. The request id first: ids are time-ordered (UUID v7,
+   * src/pipeline/request-id.ts), so every organization's settlements go to the tail of one index, where
+   * `[orgId, requestId]` put each at its own organization's tail, one more page copied per settlement when many
+   * organizations settle at once (docs/memory.md, "Many organizations on the embedded store").
+   */
+  ledgerById: Database<number, [requestId: string, orgId: string]>;
   kv: Database<KvValue, string>;
   /**
    * `[expiresAt, kv key]` of every kv entry that expires, in expiry order (kv-expiry.ts); the value is the entry's
@@ -89,7 +97,7 @@ export function openDbs(path: string, opts: { durable: boolean; mapBytes?: numbe
     // only (the file grows by its pages, not to this size); a file that outgrows it makes lmdb double the map.
     remapChunks: false,
     mapSize: opts.mapBytes ?? DEFAULT_MAP_BYTES,
-    // Named databases below: 15 today (lmdb's default limit is exactly 12); room for more.
+    // Named databases below: 16 today (lmdb's default limit is exactly 12); room for more.
     maxDbs: 32,
   });
   const db = <V, K extends string | number | (string | number)[]>(name: string): Database<V, K> =>
@@ -105,6 +113,7 @@ export function openDbs(path: string, opts: { durable: boolean; mapBytes?: numbe
     spend: db('spend'),
     ledger: db('ledger'),
     ledgerByRequest: db('ledger-by-request'),
+    ledgerById: db('ledger-by-id'),
     kv: db('kv'),
     kvExpiry: db('kv-expiry'),
     kvGroups: db('kv-groups'),

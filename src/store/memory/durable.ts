@@ -87,7 +87,7 @@ export function applySettlements(dbs: StoreDbs, entries: readonly SettlementEntr
     let acct = accounts.get(e.orgId);
     if (acct === undefined) accounts.set(e.orgId, (acct = accountOf(dbs, e.orgId)));
     // The idempotency lookup and its write in one B-tree operation: the put fails when the request id is there.
-    if (!putIfAbsent(dbs.ledgerByRequest, [e.orgId, e.requestId], acct.next)) continue;
+    if (!putIfAbsent(dbs.ledgerById, [e.requestId, e.orgId], acct.next)) continue;
     acct.balance -= e.cost;
     for (const [group, value] of spendTargets(e)) {
       const c = counters.of(e.orgId, group, value);
@@ -112,7 +112,7 @@ export function applySettlements(dbs: StoreDbs, entries: readonly SettlementEntr
 export function trimLedger(dbs: StoreDbs, orgId: string, acct: Account, cap: number): void {
   while (acct.next - acct.first > cap) {
     const old = dbs.ledger.get([orgId, acct.first]);
-    if (old !== undefined) dbs.ledgerByRequest.removeSync([orgId, ledgerRequestId(old)]);
+    if (old !== undefined) dbs.ledgerById.removeSync([ledgerRequestId(old), orgId]);
     dbs.ledger.removeSync([orgId, acct.first]);
     acct.first += 1;
   }

@@ -212,7 +212,7 @@ export class MemoryStore implements Store {
     assertInt('amount', req.amount, 0);
     assertTtl('ttlMs', req.ttlMs);
     const { orgId } = req;
-    const settled = this.#dbs.ledgerByRequest.get([orgId, req.requestId]) !== undefined;
+    const settled = this.#dbs.ledgerById.get([req.requestId, orgId]) !== undefined;
     const spentOf = (b: BudgetScope): NanoUsd => this.#dbs.spend.get([orgId, b.source, b.id])?.cost ?? 0;
     const holds = getOr(this.#holds, orgId, () => new OrgHolds());
     const balance = accountOf(this.#dbs, orgId).balance;
@@ -264,7 +264,7 @@ export class MemoryStore implements Store {
   }
 
   async getLedgerEntry(orgId: string, requestId: string): Promise<LedgerEntry | null> {
-    const seq = this.#dbs.ledgerByRequest.get([orgId, requestId]);
+    const seq = this.#dbs.ledgerById.get([requestId, orgId]);
     const stored = seq === undefined ? undefined : this.#dbs.ledger.get([orgId, seq]);
     return stored === undefined ? null : decodeLedgerEntry(stored);
   }

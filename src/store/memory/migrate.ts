@@ -2,14 +2,52 @@
  * First start on the LMDB store: an existing msgpackr snapshot (the embedded store's former persistence) is
  * copied into the database in one transaction, then renamed `<file>.migrated` so it is never applied twice.
  * The database records where it came from in `meta`; a database that already has data is never overwritten.
+ * A database of an earlier format is upgraded in place (DB_FORMAT).
  */
 import { existsSync, renameSync } from 'node:fs';
-import type { StoreDbs } from './db.js';
+import type { OrgScoped, StoreDbs } from './db.js';
 import { trimLedger } from './durable.js';
 import { encodeLedgerEntry } from './ledger-codec.js';
 import { readSnapshot, unpackEntries } from './snapshot.js';
 
-export const DB_FORMAT = 1;
+/**
+ * 2: ledger entries are looked up by `[requestId, orgId]` (ledgerById, db.ts) instead of `[orgId, requestId]`
+ * (ledgerByRequest). A format-1 database is upgraded at open (upgradeLedgerIndex); an older gateway refuses a format-2
+ * one rather than miss its lookups.
+ */
+export const DB_FORMAT = 2;
+
+/** Lookups moved per transaction by upgradeLedgerIndex. */
+const UPGRADE_BATCH = 10_000;
+
+/**
+ * Format 1 to 2: copies every `[orgId, requestId] -> seq` of ledgerByRequest to ledgerById as `[requestId, orgId]`,
+ * UPGRADE_BATCH per transaction, then empties ledgerByRequest and sets the format in one last transaction. A start
+ * interrupted before that one copies again (the same puts) and finishes; until it, the format says 1. Returns the
+ * lookups moved.
+ */
+export function upgradeLedgerIndex(dbs: StoreDbs): number {
+  let moved = 0;
+  let start: OrgScoped | undefined;
+  for (;;) {
+    // A range read per batch, after the previous batch's commit: no iterator is held across a write transaction.
+    const batch = [...dbs.ledgerByRequest.getRange({ start, limit: UPGRADE_BATCH + (start === undefined ? 0 : 1) })].filter(
+      ({ key }) => start === undefined || key[0] !== start[0] || key[1] !== start[1],
+    );
+    if (batch.length === 0) break;
+    dbs.root.transactionSync(() => {
+      for (const { key, value } of batch) dbs.ledgerById.putSync([key[1], key[0]], value);
+    });
+    moved += batch.length;
+    start = batch[batch.length - 1]!.key;
+  }
+  dbs.root.transactionSync(() => {
+    if (dbs.meta.get('format') !== 1) return; // another process upgraded it meanwhile
+    dbs.ledgerByRequest.clearSync();
+    dbs.meta.putSync('format', DB_FORMAT);
+  });
+  return moved;
+}
 
 export interface MigrationResult {
   orgs: number;
@@ -21,7 +59,8 @@ export interface MigrationResult {
 export function initDatabase(dbs: StoreDbs, snapshotPath: string | null, ledgerCap: number): MigrationResult | null {
   const format = dbs.meta.get('format');
   if (format !== undefined) {
-    if (format !== DB_FORMAT) throw new Error(`embedded store database has format ${String(format)}, expected ${DB_FORMAT}`);
+    if (format === 1) upgradeLedgerIndex(dbs);
+    else if (format !== DB_FORMAT) throw new Error(`embedded store database has format ${String(format)}, expected ${DB_FORMAT}`);
     return null;
   }
   const data = snapshotPath !== null && existsSync(snapshotPath) ? readSnapshot(snapshotPath) : null;
@@ -47,7 +86,7 @@ export function initDatabase(dbs: StoreDbs, snapshotPath: string | null, ledgerC
         l.chunks.forEach((chunk, i) => {
           for (const e of unpackEntries(chunk).slice(i === 0 ? l.trimmed : 0)) {
             dbs.ledger.putSync([l.orgId, acct.next], encodeLedgerEntry(e, e.balanceAfter));
-            dbs.ledgerByRequest.putSync([l.orgId, e.requestId], acct.next);
+            dbs.ledgerById.putSync([e.requestId, l.orgId], acct.next);
             acct.next += 1;
             result.ledgerEntries += 1;
           }

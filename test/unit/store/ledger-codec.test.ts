@@ -8,7 +8,6 @@ import type { LedgerEntry, SettlementEntry } from '../../../src/store/contract.j
 import { openDbs } from '../../../src/store/memory/db.js';
 import { decodeLedgerEntry, encodeLedgerEntry } from '../../../src/store/memory/ledger-codec.js';
 import { MemoryStore } from '../../../src/store/memory/memory-store.js';
-import { initDatabase } from '../../../src/store/memory/migrate.js';
 
 const ORG = 'org-codec';
 
@@ -59,7 +58,7 @@ describe('embedded store ledger entries', () => {
     const dbPath = join(dir, 'store.lmdb');
     // What the previous version wrote: plain msgpack maps in `ledger`, the lookup, the account cursor.
     const dbs = openDbs(dbPath, { durable: true });
-    initDatabase(dbs, null, 100);
+    dbs.meta.putSync('format', 1); // and the lookups below in format 1's index: the store upgrades them at open
     const old = [0, 1, 2].map((i) => ({ ...entry(i), balanceAfter: -(i + 1) * 1000 }));
     await dbs.root.transaction(() => {
       old.forEach((e, seq) => {
