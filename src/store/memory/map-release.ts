@@ -108,8 +108,8 @@ export interface ReleaseOptions {
   checkMs?: number;
   /** Reports each release and each failure (after ten failures in a row, releases stop). */
   onRelease?: (event: { ok: boolean; ms: number; freedBytes: number; error?: string }) => void;
-  /** Reads file-backed resident bytes (tests); default /proc/self/status RssFile. */
-  rssFile?: () => number | null;
+  /** Reads the process's file-backed resident bytes (remap.ts rssFileBytes; tests give their own); null: unreadable. */
+  rssFile: () => number | null;
 }
 
 /**
@@ -120,7 +120,7 @@ export interface ReleaseOptions {
  */
 export function startMapRelease(
   store: ReleasableStore,
-  opts: ReleaseOptions & { rssFile: () => number | null },
+  opts: ReleaseOptions,
 ): { release: () => Promise<void> } | { release: null; reason: string } {
   const { madvise, reason } = loadMadvise();
   if (opts.rssFile() === null) return { release: null, reason: "/proc/self/status cannot be read: the map's resident pages are not given back here" };

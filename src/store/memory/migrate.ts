@@ -31,9 +31,7 @@ export function upgradeLedgerIndex(dbs: StoreDbs): number {
   let start: OrgScoped | undefined;
   for (;;) {
     // A range read per batch, after the previous batch's commit: no iterator is held across a write transaction.
-    const batch = [...dbs.ledgerByRequest.getRange({ start, limit: UPGRADE_BATCH + (start === undefined ? 0 : 1) })].filter(
-      ({ key }) => start === undefined || key[0] !== start[0] || key[1] !== start[1],
-    );
+    const batch = [...dbs.ledgerByRequest.getRange({ start, exclusiveStart: start !== undefined, limit: UPGRADE_BATCH })];
     if (batch.length === 0) break;
     dbs.root.transactionSync(() => {
       for (const { key, value } of batch) dbs.ledgerById.putSync([key[1], key[0]], value);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settlementEntry } from '../../helpers/settlement-entry.js';
 import { usdToNano } from '../../../src/billing/money.js';
 import type { SettlementEntry } from '../../../src/store/contract.js';
 import { startHarness, type Harness, type TestOrg } from './harness.js';
@@ -23,29 +24,7 @@ afterAll(async () => {
 
 function entry(o: TestOrg, keyId: string, usd: number, extra: Partial<SettlementEntry> = {}): SettlementEntry {
   n++;
-  return {
-    requestId: `req-${n}`,
-    orgId: o.id,
-    keyId,
-    teamId: null,
-    user: null,
-    model: 'gpt-4o-mini',
-    requestedModel: 'gpt-4o-mini',
-    cost: usdToNano(usd),
-    inputTokens: 100,
-    outputTokens: 20,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    tokens: 120,
-    tags: [],
-    hadHold: false,
-    scopes: [],
-    status: 'ok',
-    endpoint: '/v1/chat/completions',
-    latencyMs: 10,
-    at: Date.parse('2030-01-02T10:00:00Z'),
-    ...extra,
-  };
+  return settlementEntry({ requestId: `req-${n}`, orgId: o.id, keyId, cost: usdToNano(usd), latencyMs: 10, at: Date.parse('2030-01-02T10:00:00Z'), ...extra });
 }
 
 const credits = (o: TestOrg): string => `/api/credits?orgId=${o.id}`;
