@@ -16,7 +16,7 @@ export default tseslint.config(
     // An object literal with a getter or setter gets a hidden class of its own every time it is evaluated, and
     // V8 keeps hidden classes in the old generation: on a request path that promotes the whole request from the
     // young generation (src/pipeline/finish.ts, JournalingSink). Use a class.
-    files: ['src/**/*.ts', 'workers/**/*.ts'],
+    files: ['src/**/*.ts', 'workers/**/*.ts', 'workers/**/*.cts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -1,5 +1,5 @@
 // Resident memory of one pool worker, step by step: process RSS after starting a bare worker thread, importing
-// the worker entry (dist/workers/index.js), and running each named task once. Needs `make build`.
+// the worker tasks (dist/workers/index.js, which the piscina entry dist/workers/entry.cjs imports), and running each named task once. Needs `make build`.
 // usage: node bench/memory-worker.mjs [steps]   (steps: comma-separated of import,model,score,tok; default import,model,score,tok)
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath, URL } from 'node:url';

@@ -90,7 +90,7 @@ export const TASKS_IN_FLIGHT_PER_WORKER = 2;
 /**
  * Typed facade over the piscina pools: CPU work on long texts (exact tokenization, guardrail scoring) never runs on
  * the event loop; short texts are counted here (INLINE_COUNT_MAX_CHARS) and scored by src/pool/inline-scorer.ts. The
- * worker entry is the compiled dist/workers/index.js (`make build` produces it). Scoring threads
+ * worker entry is the compiled dist/workers/entry.cjs, which loads workers/index.ts's tasks (`make build` produces both). Scoring threads
  * beyond `min` start on demand and stop when idle (SCORING_IDLE_MS); after adoptModel they read the guard model
  * from the shared memory of the thread that loaded it.
  * Tasks reach piscina through a per-organization fair queue with TASKS_IN_FLIGHT_PER_WORKER slots per thread:
@@ -116,7 +116,7 @@ export class WorkerPool {
   #cold = true;
 
   constructor(opts: { min: number; max: number; env?: Record<string, string>; tokenizerIdleMs?: number; idleMs?: number }) {
-    const filename = join(projectRoot(), 'dist', 'workers', 'index.js');
+    const filename = join(projectRoot(), 'dist', 'workers', 'entry.cjs');
     if (!existsSync(filename)) throw new Error(`worker entry ${filename} missing: run make build`);
     // recordTiming off: piscina's run and wait histograms (two HdrHistograms of ~360 KB each per pool, a record per
     // task) are read by nothing here; the gateway's own metrics time the scoring.
