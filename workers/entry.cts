@@ -9,8 +9,10 @@
  * Loading through import() goes through the asynchronous ES module loader, which an exit simply stops.
  */
 import type * as Tasks from './index.js' with { 'resolution-mode': 'import' };
+import type { WorkerTasks } from '../src/pool/pool.js' with { 'resolution-mode': 'import' };
 
-type TaskName = 'countTokens' | 'score' | 'classify' | 'thresholds';
+/** The pool's task names (src/pool/pool.ts): a name the pool lists and workers/index.ts lacks does not compile. */
+type TaskName = keyof WorkerTasks;
 
 // Started when piscina loads this file (as the thread starts), so the first task finds the modules loaded.
 const tasks: Promise<typeof Tasks> = import('./index.js');

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +20,14 @@ describe('the worker entry', () => {
     const entry = readFileSync(join(root, 'dist', 'workers', 'entry.cjs'), 'utf8');
     expect(entry).toContain("import('./index.js')");
     expect(entry).not.toMatch(/require\(["']\.\/index/);
+  });
+
+  it('exports every task the task modules export, each as a function', async () => {
+    const require = createRequire(import.meta.url);
+    const entry = require(join(root, 'dist', 'workers', 'entry.cjs')) as Record<string, unknown>;
+    const tasks = (await import(join(root, 'dist', 'workers', 'index.js'))) as Record<string, unknown>;
+    expect(Object.keys(entry).sort()).toEqual(Object.keys(tasks).sort());
+    for (const name of Object.keys(tasks)) expect(typeof entry[name]).toBe('function');
   });
 
   it('answers each named task through the gateway pool', async () => {
