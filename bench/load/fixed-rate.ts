@@ -44,6 +44,8 @@ export interface FixedResult {
   firstByteP99: number;
   /** The p99 of each round, when the result pools several rounds. */
   roundP99s: number[];
+  /** The first-byte p99 of each round, when the result pools several rounds. */
+  roundFirstByteP99s: number[];
 }
 
 export function pct(sorted: readonly number[], p: number): number {
@@ -109,6 +111,7 @@ export function summarize(rounds: readonly FixedSamples[]): FixedResult {
     firstByteP50: pct(firstBytes, 50),
     firstByteP99: pct(firstBytes, 99),
     roundP99s: rounds.length > 1 ? rounds.map((r) => pct([...r.latencies].sort((a, b) => a - b), 99)) : [],
+    roundFirstByteP99s: rounds.length > 1 ? rounds.map((r) => pct([...r.firstBytes].sort((a, b) => a - b), 99)) : [],
   };
 }
 

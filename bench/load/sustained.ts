@@ -15,8 +15,8 @@
  * (default log level, guardrails in monitor mode, as the issue measured; in monitor mode a request does not wait for its
  * verdict) and once more on the embedded store with guardrails enforcing (every request waits for its scores). Then two tables at BENCH_TABLE_SECONDS (default
  * min(BENCH_SECONDS, 20)): throughput for SVC_PROCESSES=1 and 2 on Redis, and piscina worker counts against
- * throughput and added p99 at the fixed rate; stream first byte at BENCH_STREAM_RATE (200) req/s and Redis
- * commands per request; 64 slow streams (5 ms per token) against direct and the bare proxy. Every request
+ * throughput and added p99 at the fixed rate; stream first byte at BENCH_STREAM_RATE (200) req/s for BENCH_SECONDS
+ * in the same interleaved rounds as the fixed rate; Redis commands per request; 64 slow streams (5 ms per token) against direct and the bare proxy. Every request
  * carries its own user turn (a repeated prompt would be answered by caches keyed on the text).
  *
  * BENCH_TARGETS (comma-separated of direct, proxy, embedded, enforce, redis, processes, workers, slow; default all) runs a
@@ -170,7 +170,7 @@ interface SustainedRow {
   rssStart: number | null;
   rssEnd: number | null;
   peak: number | null;
-  /** Stream rows: first byte at STREAM_RATE req/s (fixed rate, TABLE_SECONDS). */
+  /** Stream rows: first byte at STREAM_RATE req/s (fixed rate, SECONDS in ROUNDS interleaved rounds). */
   firstByte: FixedResult | null;
   /** Redis script calls (round trips) per request over the closed loop (settlement included), when the target uses Redis. */
   redisCommandsPerReq: number | null;
@@ -187,7 +187,7 @@ function payload(model: string, stream: boolean): Body {
  * into one distribution. A slow minute of the host then falls on every target alike instead of on whichever row
  * was running; the spread of the rounds' p99 is printed with the table.
  */
-async function fixedRounds(targets: readonly Target[], stream: boolean): Promise<Map<Target, { fixed: FixedResult; s0: ReturnType<typeof stats> }>> {
+async function fixedRounds(targets: readonly Target[], stream: boolean, rate = RATE): Promise<Map<Target, { fixed: FixedResult; s0: ReturnType<typeof stats> }>> {
   const samples = new Map<Target, FixedSamples[]>(targets.map((t) => [t, []]));
   const s0 = new Map<Target, ReturnType<typeof stats>>();
   for (const t of targets) {
@@ -197,18 +197,17 @@ async function fixedRounds(targets: readonly Target[], stream: boolean): Promise
   for (let r = 0; r < ROUNDS; r++) {
     for (let k = 0; k < targets.length; k++) {
       const t = targets[(k + r) % targets.length]!;
-      log(`fixed rate, ${stream ? 'stream' : 'non-stream'}, round ${r + 1}/${ROUNDS}: ${t.name}`);
-      samples.get(t)!.push(await fixedRun(`${t.url}/v1/chat/completions`, t.headers, payload(t.model(stream), stream), RATE, SECONDS / ROUNDS));
+      log(`fixed rate ${rate}/s, ${stream ? 'stream' : 'non-stream'}, round ${r + 1}/${ROUNDS}: ${t.name}`);
+      samples.get(t)!.push(await fixedRun(`${t.url}/v1/chat/completions`, t.headers, payload(t.model(stream), stream), rate, SECONDS / ROUNDS));
     }
   }
   return new Map(targets.map((t) => [t, { fixed: summarize(samples.get(t)!), s0: s0.get(t) ?? null }]));
 }
 
-/** The rest of a target's row after its fixed-rate rounds: stream first byte, the closed loop, CPU, RSS. */
-async function measure(t: Target, stream: boolean, fixed: FixedResult, s0: ReturnType<typeof stats>): Promise<SustainedRow> {
+/** The rest of a target's row after its fixed-rate rounds (and, for streams, its first-byte rounds): the closed loop, CPU, RSS. */
+async function measure(t: Target, stream: boolean, fixed: FixedResult, s0: ReturnType<typeof stats>, firstByte: FixedResult | null): Promise<SustainedRow> {
   const url = `${t.url}/v1/chat/completions`;
   const body = payload(t.model(stream), stream);
-  const firstByte = stream ? summarize([await fixedRun(url, t.headers, body, STREAM_RATE, TABLE_SECONDS)]) : null;
   const c0 = stats(t.pid);
   const r0 = t.redisUrl ? await redisCommands(t.redisUrl) : 0;
   const closed = CLOSED_SECONDS > 0 ? await closedLoop(url, t.headers, body, CLOSED_SECONDS) : null;
@@ -333,6 +332,17 @@ function firstByteRows(rows: readonly SustainedRow[]): string[] {
     });
 }
 
+/** Each first-byte row against the bare proxy's, and the spread of its rounds' first-byte p99. */
+function firstByteNotes(rows: readonly SustainedRow[]): string[] {
+  const streams = rows.filter((r) => r.mode === 'stream' && r.firstByte);
+  const proxy = streams.find((r) => r.target.startsWith('bare'))?.firstByte ?? null;
+  return streams.map((r) => {
+    const fb = r.firstByte!;
+    const over = proxy && r.target.startsWith('gateway') ? `over the bare proxy p50 / p99 ${f2(fb.firstByteP50 - proxy.firstByteP50)} / ${f2(fb.firstByteP99 - proxy.firstByteP99)} ms; ` : '';
+    return `- ${r.target}: ${over}first-byte p99 of each round ${fb.roundFirstByteP99s.map(f2).join(', ') || '-'} ms`;
+  });
+}
+
 /**
  * Each gateway row against the bare proxy's (what the gateway adds over a proxy that only forwards, measured in the
  * same rounds), and the spread of each target's per-round p99.
@@ -396,10 +406,12 @@ async function main(): Promise<void> {
       }
       for (const stream of [false, true]) {
         const fixed = await fixedRounds(targets, stream);
+        // The first byte in interleaved rounds too: one 20 s run per target put a spell of the host on one row.
+        const firstBytes = stream ? await fixedRounds(targets, stream, STREAM_RATE) : null;
         for (const t of targets) {
-          log(`${t.name} ${stream ? 'stream' : 'non-stream'}: ${stream ? 'first byte, ' : ''}closed loop`);
+          log(`${t.name} ${stream ? 'stream' : 'non-stream'}: closed loop`);
           const f = fixed.get(t)!;
-          rows.push(await measure(t, stream, f.fixed, f.s0));
+          rows.push(await measure(t, stream, f.fixed, f.s0, firstBytes?.get(t)?.fixed ?? null));
         }
       }
     } finally {
@@ -512,12 +524,14 @@ async function main(): Promise<void> {
         workerRows,
       ),
       ...table(
-        `### Stream first byte (fixed ${STREAM_RATE} req/s for ${TABLE_SECONDS} s, from the intended send time to the first body byte) and Redis commands per request`,
+        `### Stream first byte (fixed ${STREAM_RATE} req/s for ${SECONDS} s${ROUNDS > 1 ? ` in ${ROUNDS} interleaved rounds` : ''}, from the intended send time to the first body byte) and Redis commands per request`,
         '| target | first byte p50 / p99 ms | added p50 / p99 ms (vs direct) | errors | Redis script calls per request (closed loop, non-stream / stream) |',
         fb,
       ),
       ...(fb.length > 0
         ? [
+            '',
+            ...firstByteNotes(rows),
             '',
             'Redis script calls per request: admission and hold are one Lua script per request (one round trip on the hot',
             'path, test/integration/redis-round-trips.test.ts counts every command), settlement one script per batch.',
