@@ -93,6 +93,11 @@ export async function fixedRate(url: string, headers: Record<string, string>, bo
   return s;
 }
 
+/** The p99 of each round of one kind of sample, when there are several rounds. */
+function roundP99s(rounds: readonly FixedSamples[], k: 'latencies' | 'firstBytes'): number[] {
+  return rounds.length > 1 ? rounds.map((r) => pct([...r[k]].sort((a, b) => a - b), 99)) : [];
+}
+
 /** One distribution from one or more rounds of the same target. */
 export function summarize(rounds: readonly FixedSamples[]): FixedResult {
   const all = (k: 'latencies' | 'firstBytes' | 'lags'): number[] => rounds.flatMap((r) => r[k]).sort((a, b) => a - b);
@@ -110,8 +115,8 @@ export function summarize(rounds: readonly FixedSamples[]): FixedResult {
     lagP99: pct(all('lags'), 99),
     firstByteP50: pct(firstBytes, 50),
     firstByteP99: pct(firstBytes, 99),
-    roundP99s: rounds.length > 1 ? rounds.map((r) => pct([...r.latencies].sort((a, b) => a - b), 99)) : [],
-    roundFirstByteP99s: rounds.length > 1 ? rounds.map((r) => pct([...r.firstBytes].sort((a, b) => a - b), 99)) : [],
+    roundP99s: roundP99s(rounds, 'latencies'),
+    roundFirstByteP99s: roundP99s(rounds, 'firstBytes'),
   };
 }
 

@@ -187,11 +187,11 @@ function payload(model: string, stream: boolean): Body {
  * into one distribution. A slow minute of the host then falls on every target alike instead of on whichever row
  * was running; the spread of the rounds' p99 is printed with the table.
  */
-async function fixedRounds(targets: readonly Target[], stream: boolean, rate = RATE): Promise<Map<Target, { fixed: FixedResult; s0: ReturnType<typeof stats> }>> {
+async function fixedRounds(targets: readonly Target[], stream: boolean, rate = RATE, warmUp = true): Promise<Map<Target, { fixed: FixedResult; s0: ReturnType<typeof stats> }>> {
   const samples = new Map<Target, FixedSamples[]>(targets.map((t) => [t, []]));
   const s0 = new Map<Target, ReturnType<typeof stats>>();
   for (const t of targets) {
-    await closedLoop(`${t.url}/v1/chat/completions`, t.headers, payload(t.model(stream), stream), Math.min(2, SECONDS), 16); // warm-up (JIT, pools, caches)
+    if (warmUp) await closedLoop(`${t.url}/v1/chat/completions`, t.headers, payload(t.model(stream), stream), Math.min(2, SECONDS), 16); // warm-up (JIT, pools, caches)
     s0.set(t, stats(t.pid));
   }
   for (let r = 0; r < ROUNDS; r++) {
@@ -406,8 +406,9 @@ async function main(): Promise<void> {
       }
       for (const stream of [false, true]) {
         const fixed = await fixedRounds(targets, stream);
-        // The first byte in interleaved rounds too: one 20 s run per target put a spell of the host on one row.
-        const firstBytes = stream ? await fixedRounds(targets, stream, STREAM_RATE) : null;
+        // The first byte in interleaved rounds too: one 20 s run per target put a spell of the host on one row. The
+        // stream rounds just before warmed every target.
+        const firstBytes = stream ? await fixedRounds(targets, stream, STREAM_RATE, false) : null;
         for (const t of targets) {
           log(`${t.name} ${stream ? 'stream' : 'non-stream'}: closed loop`);
           const f = fixed.get(t)!;
